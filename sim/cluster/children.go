@@ -1,0 +1,130 @@
+package cluster
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/kueue-sim/kueue-sim/sim/assets"
+	"github.com/kueue-sim/kueue-sim/sim/procs"
+)
+
+// controllers are the kube-controller-manager controllers the simulated
+// workloads need; node lifecycle, service accounts and the rest stay off.
+const controllers = "job,replicaset,deployment,statefulset,garbagecollector,namespace"
+
+// startChildren starts kube-scheduler and kube-controller-manager, each with
+// its own system:masters user, and waits until both answer /healthz.
+func (cp *ControlPlane) startChildren(ctx context.Context) error {
+	type child struct {
+		name string
+		args func(kubeconfig string, port int) []string
+	}
+	for _, c := range []child{
+		{assets.Scheduler, func(kc string, port int) []string {
+			return []string{
+				"--kubeconfig=" + kc, "--leader-elect=false",
+				"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port),
+			}
+		}},
+		{assets.ControllerManager, func(kc string, port int) []string {
+			return []string{
+				"--kubeconfig=" + kc, "--leader-elect=false",
+				"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port),
+				"--controllers=" + controllers, "--use-service-account-credentials=false",
+				// Quick reactions: the simulator waits on these controllers.
+				"--concurrent-job-syncs=10", "--concurrent-gc-syncs=10",
+			}
+		}},
+	} {
+		kc, err := cp.userKubeconfig(c.name)
+		if err != nil {
+			return err
+		}
+		port, err := freePort()
+		if err != nil {
+			return err
+		}
+		logf, err := cp.logFile(c.name)
+		if err != nil {
+			return err
+		}
+		p, err := procs.Start(c.name, cp.Binaries.Path(c.name), c.args(kc, port), logf)
+		if err != nil {
+			return err
+		}
+		cp.children = append(cp.children, p)
+		if err := cp.run.Record(c.name, p.PID()); err != nil {
+			return err
+		}
+		if err := waitHealthy(ctx, p, port); err != nil {
+			return fmt.Errorf("%w (log: %s)", err, cp.logPath(c.name))
+		}
+	}
+	return nil
+}
+
+// userKubeconfig makes a system:masters user named after a component and
+// writes its kubeconfig into the run folder.
+func (cp *ControlPlane) userKubeconfig(name string) (string, error) {
+	u, err := cp.env.AddUser(envtest.User{Name: "kueue-sim-" + name, Groups: []string{"system:masters"}}, nil)
+	if err != nil {
+		return "", fmt.Errorf("making user for %s: %w", name, err)
+	}
+	data, err := u.KubeConfig()
+	if err != nil {
+		return "", fmt.Errorf("making kubeconfig for %s: %w", name, err)
+	}
+	dir, err := cp.run.Sub("kubeconfigs")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, name+".kubeconfig")
+	return path, os.WriteFile(path, data, 0o600)
+}
+
+// waitHealthy polls https://127.0.0.1:port/healthz until it answers 200, the
+// process exits, or a minute passes.
+func waitHealthy(ctx context.Context, p *procs.Process, port int) error {
+	hc := &http.Client{
+		Timeout: time.Second,
+		// The component serves a self-signed certificate on loopback.
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}, //nolint:gosec
+	}
+	url := fmt.Sprintf("https://127.0.0.1:%d/healthz", port)
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if resp, err := hc.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-p.Exited():
+			return fmt.Errorf("%s exited while starting: %v", p.Name, p.Err())
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s to be healthy: %w", p.Name, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("finding a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

@@ -1,0 +1,74 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	ctrl "sigs.k8s.io/controller-runtime"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	"github.com/kueue-sim/kueue-sim/sim/kubelet"
+	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
+)
+
+// startManager runs Kueue, the fake kubelet and the caller's controllers in
+// one manager, and waits until its caches are synced and its webhook server
+// answers.
+func (cp *ControlPlane) startManager(ctx context.Context, o options) error {
+	mopts, kcfg, err := kueuesetup.LoadConfig(cp.Scheme, o.kueueConfigFile)
+	if err != nil {
+		return err
+	}
+	wh := cp.env.WebhookInstallOptions
+	mopts.Scheme = cp.Scheme
+	mopts.Metrics = metricsserver.Options{BindAddress: "0"}
+	mopts.HealthProbeBindAddress = "0"
+	mopts.WebhookServer = webhook.NewServer(webhook.Options{
+		Host: wh.LocalServingHost, Port: wh.LocalServingPort, CertDir: wh.LocalServingCertDir,
+	})
+	mgr, err := ctrl.NewManager(cp.Config, mopts)
+	if err != nil {
+		return fmt.Errorf("making the manager: %w", err)
+	}
+
+	mgrCtx, cancel := context.WithCancel(context.Background())
+	cp.mgrCancel = cancel
+	if cp.Kueue, err = kueuesetup.Setup(mgrCtx, mgr, kcfg); err != nil {
+		return err
+	}
+	cp.Kubelet = kubelet.New(mgr.GetClient(), kubelet.WithClock(o.clock))
+	if err := cp.Kubelet.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setting up the fake kubelet: %w", err)
+	}
+	for _, setup := range o.setups {
+		if err := setup(mgr); err != nil {
+			return err
+		}
+	}
+
+	cp.mgrDone = make(chan struct{})
+	go func() {
+		cp.mgrErr = mgr.Start(mgrCtx)
+		close(cp.mgrDone)
+	}()
+	if !mgr.GetCache().WaitForCacheSync(ctx) {
+		return fmt.Errorf("waiting for the manager's caches to sync: %w", ctx.Err())
+	}
+	started := mgr.GetWebhookServer().StartedChecker()
+	for deadline := time.Now().Add(time.Minute); ; {
+		if err := started(nil); err == nil {
+			return nil
+		} else if time.Now().After(deadline) {
+			return fmt.Errorf("waiting for the webhook server: %w", err)
+		}
+		select {
+		case <-cp.mgrDone:
+			return fmt.Errorf("the manager stopped while starting: %w", cp.mgrErr)
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the webhook server: %w", ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package cluster
+
+import (
+	admissionv1 "k8s.io/api/admissionregistration/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/kueue-sim/kueue-sim/sim/assets"
+	"github.com/kueue-sim/kueue-sim/sim/nodes"
+)
+
+// SetupFunc adds controllers or webhooks to the control plane's manager
+// before it starts.
+type SetupFunc func(mgr ctrl.Manager) error
+
+type options struct {
+	binaries        *assets.Binaries
+	runRoot         string
+	kueueConfigFile string
+	pools           []nodes.Pool
+	setups          []SetupFunc
+	crds            []*apiextensionsv1.CustomResourceDefinition
+	mutating        []*admissionv1.MutatingWebhookConfiguration
+	validating      []*admissionv1.ValidatingWebhookConfiguration
+	clock           clock.PassiveClock
+}
+
+// Option configures Start.
+type Option func(*options)
+
+// WithBinaries uses the control-plane binaries in b instead of looking them
+// up with assets.FindBinaries.
+func WithBinaries(b assets.Binaries) Option { return func(o *options) { o.binaries = &b } }
+
+// WithRunRoot sets the folder under which the run folder (etcd data,
+// certificates, kubeconfigs, logs) is made; default procs.DefaultRunRoot().
+func WithRunRoot(dir string) Option { return func(o *options) { o.runRoot = dir } }
+
+// WithKueueConfigFile configures Kueue from a Configuration file (fair
+// sharing, preemption, waitForPodsReady, integrations, namespace selector).
+func WithKueueConfigFile(path string) Option { return func(o *options) { o.kueueConfigFile = path } }
+
+// WithNodePools creates these Ready nodes once the control plane is up.
+func WithNodePools(pools ...nodes.Pool) Option {
+	return func(o *options) { o.pools = append(o.pools, pools...) }
+}
+
+// WithSetup adds controllers or webhooks to the manager before it starts.
+func WithSetup(f SetupFunc) Option { return func(o *options) { o.setups = append(o.setups, f) } }
+
+// WithCRDs installs these CRDs beside the embedded ones.
+func WithCRDs(crds ...*apiextensionsv1.CustomResourceDefinition) Option {
+	return func(o *options) { o.crds = append(o.crds, crds...) }
+}
+
+// WithWebhooks registers webhook configurations served by the manager's
+// webhook server, beside Kueue's. Their client configs are rewritten to
+// point at the local server.
+func WithWebhooks(m []*admissionv1.MutatingWebhookConfiguration, v []*admissionv1.ValidatingWebhookConfiguration) Option {
+	return func(o *options) {
+		o.mutating = append(o.mutating, m...)
+		o.validating = append(o.validating, v...)
+	}
+}
+
+// WithClock is the clock whose time the fake kubelet writes into pod status.
+func WithClock(c clock.PassiveClock) Option { return func(o *options) { o.clock = c } }

@@ -1,0 +1,187 @@
+package kueuesetup
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/discovery"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	ctrl "sigs.k8s.io/controller-runtime"
+	configapi "sigs.k8s.io/kueue/apis/config/v1beta2"
+	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
+	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
+	"sigs.k8s.io/kueue/pkg/constants"
+	"sigs.k8s.io/kueue/pkg/controller/core"
+	"sigs.k8s.io/kueue/pkg/controller/core/indexer"
+	"sigs.k8s.io/kueue/pkg/controller/failurerecovery"
+	"sigs.k8s.io/kueue/pkg/controller/jobframework"
+	"sigs.k8s.io/kueue/pkg/controller/tas"
+	tasindexer "sigs.k8s.io/kueue/pkg/controller/tas/indexer"
+	"sigs.k8s.io/kueue/pkg/features"
+	"sigs.k8s.io/kueue/pkg/metrics"
+	"sigs.k8s.io/kueue/pkg/scheduler"
+	preemptexpectations "sigs.k8s.io/kueue/pkg/scheduler/preemption/expectations"
+	"sigs.k8s.io/kueue/pkg/scheduler/preemption/fairsharing"
+	"sigs.k8s.io/kueue/pkg/util/kubeversion"
+	"sigs.k8s.io/kueue/pkg/util/waitforpodsready"
+	"sigs.k8s.io/kueue/pkg/webhooks"
+)
+
+// Kueue is a Kueue wired into a manager. Its caches are readable, so the
+// simulator can tell when Kueue has nothing left to do.
+type Kueue struct {
+	Queues *qcache.Manager
+	Cache  *schdcache.Cache
+	Config *configapi.Configuration
+}
+
+var (
+	registerMetrics sync.Once
+	setupOnce       sync.Mutex
+	setupDone       bool
+)
+
+// Setup adds Kueue's indexes, controllers, job integrations, webhooks and
+// scheduler to mgr, configured by cfg (from LoadConfig). ctx bounds Kueue's
+// background goroutines; the manager must be started after Setup returns.
+// It may be called once per process.
+func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration) (*Kueue, error) {
+	setupOnce.Lock()
+	defer setupOnce.Unlock()
+	if setupDone {
+		return nil, fmt.Errorf("setting up Kueue: a process runs at most one Kueue (it keeps process-wide state)")
+	}
+	setupDone = true
+
+	log := ctrl.Log.WithName("kueue-setup")
+	if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(cfg.FeatureGates); err != nil {
+		return nil, fmt.Errorf("setting Kueue feature gates: %w", err)
+	}
+	registerMetrics.Do(metrics.Register)
+
+	cacheOpts := []schdcache.Option{
+		schdcache.WithPodsReadyTracking(blockForPodsReady(cfg)),
+		schdcache.WithResourceMetrics(cfg.Metrics.EnableClusterQueueResources),
+	}
+	queueOpts := []qcache.Option{
+		qcache.WithPodsReadyRequeuingTimestamp(podsReadyRequeuingTimestamp(cfg)),
+	}
+	if r := cfg.Resources; r != nil {
+		if len(r.ExcludeResourcePrefixes) > 0 {
+			cacheOpts = append(cacheOpts, schdcache.WithExcludedResourcePrefixes(r.ExcludeResourcePrefixes))
+			queueOpts = append(queueOpts, qcache.WithExcludedResourcePrefixes(r.ExcludeResourcePrefixes))
+		}
+		if len(r.Transformations) > 0 {
+			cacheOpts = append(cacheOpts, schdcache.WithResourceTransformations(r.Transformations))
+			queueOpts = append(queueOpts, qcache.WithResourceTransformations(r.Transformations))
+		}
+	}
+	if cfg.FairSharing != nil {
+		cacheOpts = append(cacheOpts, schdcache.WithFairSharing(fairsharing.Enabled(cfg.FairSharing)))
+	}
+	if cfg.AdmissionFairSharing != nil {
+		queueOpts = append(queueOpts, qcache.WithAdmissionFairSharing(cfg.AdmissionFairSharing))
+		cacheOpts = append(cacheOpts, schdcache.WithAdmissionFairSharing(cfg.AdmissionFairSharing))
+	}
+	cCache := schdcache.New(mgr.GetClient(), cacheOpts...)
+
+	requeuer := qcache.NewRequeuer()
+	if err := mgr.Add(requeuer); err != nil {
+		return nil, fmt.Errorf("adding Kueue's workload requeuer: %w", err)
+	}
+	preemption := preemptexpectations.New()
+	queueOpts = append(queueOpts, qcache.WithPreemptionExpectations(preemption))
+	queues := qcache.NewManager(mgr.GetClient(), cCache, requeuer, queueOpts...)
+
+	if err := indexer.Setup(ctx, mgr.GetFieldIndexer()); err != nil {
+		return nil, fmt.Errorf("setting up Kueue's indexes: %w", err)
+	}
+	if features.Enabled(features.TopologyAwareScheduling) {
+		if err := tasindexer.SetupIndexes(ctx, mgr.GetFieldIndexer()); err != nil {
+			return nil, fmt.Errorf("setting up Kueue's TAS indexes: %w", err)
+		}
+	}
+	if err := jobframework.SetupIndexes(ctx, mgr.GetFieldIndexer(),
+		jobframework.WithEnabledFrameworks(cfg.Integrations.Frameworks)); err != nil {
+		return nil, fmt.Errorf("setting up Kueue's job indexes: %w", err)
+	}
+
+	dc, err := discovery.NewDiscoveryClientForConfig(mgr.GetConfig())
+	if err != nil {
+		return nil, fmt.Errorf("making a discovery client: %w", err)
+	}
+	versions := kubeversion.NewServerVersionFetcher(dc)
+	if err := mgr.Add(versions); err != nil {
+		return nil, fmt.Errorf("adding Kueue's server version fetcher: %w", err)
+	}
+	if err := versions.FetchServerVersion(); err != nil {
+		return nil, fmt.Errorf("fetching the Kubernetes version for Kueue: %w", err)
+	}
+
+	if failed, err := core.SetupControllers(mgr, queues, cCache, cfg, nil, preemption, nil); err != nil {
+		return nil, fmt.Errorf("setting up Kueue controller %s: %w", failed, err)
+	}
+	if features.Enabled(features.FailureRecoveryPolicy) {
+		if failed, err := failurerecovery.SetupControllers(mgr, cfg, nil); err != nil {
+			return nil, fmt.Errorf("setting up Kueue controller %s: %w", failed, err)
+		}
+	}
+	if features.Enabled(features.TopologyAwareScheduling) {
+		if failed, err := tas.SetupControllers(mgr, queues, cCache, cfg, nil); err != nil {
+			return nil, fmt.Errorf("setting up Kueue TAS controller %s: %w", failed, err)
+		}
+	}
+
+	nsSelector, err := metav1.LabelSelectorAsSelector(cfg.ManagedJobsNamespaceSelector)
+	if err != nil {
+		return nil, fmt.Errorf("reading managedJobsNamespaceSelector: %w", err)
+	}
+	if err := jobframework.SetupControllers(ctx, mgr, log,
+		jobframework.WithManageJobsWithoutQueueName(cfg.ManageJobsWithoutQueueName),
+		jobframework.WithWaitForPodsReady(cfg.WaitForPodsReady),
+		jobframework.WithKubeServerVersion(versions),
+		jobframework.WithEnabledFrameworks(cfg.Integrations.Frameworks),
+		jobframework.WithEnabledExternalFrameworks(cfg.Integrations.ExternalFrameworks),
+		jobframework.WithManagerName(constants.KueueName),
+		jobframework.WithLabelKeysToCopy(cfg.Integrations.LabelKeysToCopy),
+		jobframework.WithCache(cCache),
+		jobframework.WithQueues(queues),
+		jobframework.WithObjectRetentionPolicies(cfg.ObjectRetentionPolicies),
+		jobframework.WithManagedJobsNamespaceSelector(nsSelector),
+	); err != nil {
+		return nil, fmt.Errorf("setting up Kueue's job integrations: %w", err)
+	}
+
+	if failed, err := webhooks.Setup(mgr, nil); err != nil {
+		return nil, fmt.Errorf("setting up Kueue webhook %s: %w", failed, err)
+	}
+
+	go queues.CleanUpOnContext(ctx)
+	go cCache.CleanUpOnContext(ctx)
+
+	sched := scheduler.New(queues, cCache, mgr.GetClient(),
+		mgr.GetEventRecorderFor(constants.AdmissionName),
+		scheduler.WithPodsReadyRequeuingTimestamp(podsReadyRequeuingTimestamp(cfg)),
+		scheduler.WithFairSharing(cfg.FairSharing),
+		scheduler.WithAdmissionFairSharing(cfg.AdmissionFairSharing),
+		scheduler.WithPreemptionExpectations(preemption),
+	)
+	if err := mgr.Add(sched); err != nil {
+		return nil, fmt.Errorf("adding Kueue's scheduler: %w", err)
+	}
+	return &Kueue{Queues: queues, Cache: cCache, Config: cfg}, nil
+}
+
+func blockForPodsReady(cfg *configapi.Configuration) bool {
+	return waitforpodsready.Enabled(cfg.WaitForPodsReady) &&
+		cfg.WaitForPodsReady.BlockAdmission != nil && *cfg.WaitForPodsReady.BlockAdmission
+}
+
+func podsReadyRequeuingTimestamp(cfg *configapi.Configuration) configapi.RequeuingTimestamp {
+	if w := cfg.WaitForPodsReady; w != nil && w.RequeuingStrategy != nil && w.RequeuingStrategy.Timestamp != nil {
+		return *w.RequeuingStrategy.Timestamp
+	}
+	return configapi.EvictionTimestamp
+}
