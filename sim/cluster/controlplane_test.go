@@ -37,7 +37,7 @@ const gpu = nodes.GPUResource
 func gpuQueue(t *testing.T, gpus string) (ns string) {
 	t.Helper()
 	ns = Namespace(t, cp.Client, nil)
-	rf := utiltesting.MakeResourceFlavor("a100-" + ns).NodeLabel(nodes.GPUProductLabel, A100).Obj()
+	rf := utiltesting.MakeResourceFlavor("a100-"+ns).NodeLabel(nodes.GPUProductLabel, A100).Obj()
 	cq := utiltesting.MakeClusterQueue("cq-" + ns).
 		ResourceGroup(*utiltesting.MakeFlavorQuotas(rf.Name).
 			Resource(corev1.ResourceCPU, "64").

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kueue-sim/kueue-sim/sim/assets"
+)
+
+// version is kueue-sim's version, set at link time by the Makefile
+// (-X main.version=...); "dev" otherwise.
+var version = "dev"
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print kueue-sim's, Kueue's and the Kubernetes binaries' versions",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "kueue-sim                %s\n", version)
+			fmt.Fprintf(out, "Kueue (in-process)       %s\n", moduleVersion("sigs.k8s.io/kueue"))
+			fmt.Fprintf(out, "controller-runtime       %s\n", moduleVersion("sigs.k8s.io/controller-runtime"))
+			bins, err := assets.FindBinaries()
+			if err != nil {
+				fmt.Fprintf(out, "Kubernetes binaries      %s (not found: run `make tools`)\n", assets.KubernetesVersion)
+				return nil
+			}
+			for _, name := range assets.All {
+				v, err := bins.Version(name)
+				if err != nil {
+					v = "error: " + err.Error()
+				}
+				fmt.Fprintf(out, "%-24s %s\n", name, v)
+			}
+			fmt.Fprintf(out, "binaries from            %s\n", bins.Dir)
+			return nil
+		},
+	}
+}
+
+// moduleVersion reads a dependency's version from the binary's build info.
+func moduleVersion(path string) string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	for _, d := range info.Deps {
+		if d.Path == path {
+			if d.Replace != nil {
+				return d.Replace.Version + " (replaced)"
+			}
+			return d.Version
+		}
+	}
+	return "unknown"
+}
