@@ -180,3 +180,30 @@ func TestUpAfterKilledRunCleansUpItsLeftovers(t *testing.T) {
 		t.Errorf("run folders left behind: %v", f)
 	}
 }
+
+func TestUpStopsEverythingWhenAChildCrashes(t *testing.T) {
+	bin := buildSim(t)
+	runRoot := t.TempDir()
+	p := startUp(t, bin, runRoot)
+	pids := leftovers(runRoot)
+	var scheduler int
+	for i, line := range cmdlines(pids) {
+		if strings.Contains(line, "kube-scheduler") {
+			scheduler = pids[i]
+		}
+	}
+	if scheduler == 0 {
+		t.Fatalf("no kube-scheduler among %v", cmdlines(pids))
+	}
+	if err := syscall.Kill(scheduler, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	err := p.wait(t)
+	if err == nil {
+		t.Fatalf("sim up exited 0 after kube-scheduler crashed:\n%s", p.output.String())
+	}
+	if !strings.Contains(p.output.String(), "kube-scheduler exited on its own") {
+		t.Errorf("sim up did not say which part failed:\n%s", p.output.String())
+	}
+	eventuallyNoLeftovers(t, runRoot)
+}

@@ -35,15 +35,48 @@ var RequiredCRDs = []string{
 var ErrManifestsMissing = errors.New("third-party CRDs are not embedded in this binary: " +
 	"run `make manifests` (copies them from the Go module cache into config/) and rebuild")
 
-// CRDs returns every CRD embedded under config/crd, sorted by file name.
+// optionalCRDs is the folder under config of CRDs installed only on request:
+// CRDs skips it.
+const optionalCRDs = "crd/optional"
+
+// CRDs returns every CRD embedded under config/crd except the optional ones
+// (config/crd/optional), sorted by file name.
 func CRDs() ([]*apiextensionsv1.CustomResourceDefinition, error) {
 	return CRDsFrom(config.Manifests, "crd")
 }
 
-// CRDsFrom reads every CRD in the YAML files under root of fsys.
+// KueueOperatorCRD returns the CRD of the Red Hat build of Kueue operator's
+// Kueue object (kueue.openshift.io). It is optional: its presence is what
+// "the operator is installed" means to the OpenShift AI reconciler.
+func KueueOperatorCRD() (*apiextensionsv1.CustomResourceDefinition, error) {
+	var crd *apiextensionsv1.CustomResourceDefinition
+	err := walkYAML(config.Manifests, optionalCRDs, func(file string, doc []byte) error {
+		c := &apiextensionsv1.CustomResourceDefinition{}
+		if err := sigsyaml.UnmarshalStrict(doc, c); err != nil {
+			return fmt.Errorf("reading CRD in %s: %w", file, err)
+		}
+		if c.Name == "kueues.kueue.openshift.io" {
+			crd = c
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if crd == nil {
+		return nil, errors.New("the Kueue operator CRD (kueues.kueue.openshift.io) is not embedded under config/crd/optional: run hack/generate.sh and rebuild")
+	}
+	return crd, nil
+}
+
+// CRDsFrom reads every CRD in the YAML files under root of fsys, skipping
+// config/crd/optional.
 func CRDsFrom(fsys fs.FS, root string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
 	var out []*apiextensionsv1.CustomResourceDefinition
 	err := walkYAML(fsys, root, func(file string, doc []byte) error {
+		if strings.HasPrefix(file, optionalCRDs+"/") {
+			return nil
+		}
 		crd := &apiextensionsv1.CustomResourceDefinition{}
 		if err := sigsyaml.UnmarshalStrict(doc, crd); err != nil {
 			return fmt.Errorf("reading CRD in %s: %w", file, err)

@@ -18,6 +18,13 @@ func (cp *ControlPlane) startAPIServer(o options) error {
 	if err != nil {
 		return err
 	}
+	if !o.noKueueOperator {
+		op, err := assets.KueueOperatorCRD()
+		if err != nil {
+			return err
+		}
+		crds = append(crds, op)
+	}
 	muts, vals, err := assets.KueueWebhooks()
 	if err != nil {
 		return err

@@ -24,6 +24,7 @@ type options struct {
 	mutating        []*admissionv1.MutatingWebhookConfiguration
 	validating      []*admissionv1.ValidatingWebhookConfiguration
 	clock           clock.PassiveClock
+	noKueueOperator bool
 }
 
 // Option configures Start.
@@ -53,6 +54,11 @@ func WithSetup(f SetupFunc) Option { return func(o *options) { o.setups = append
 func WithCRDs(crds ...*apiextensionsv1.CustomResourceDefinition) Option {
 	return func(o *options) { o.crds = append(o.crds, crds...) }
 }
+
+// WithoutKueueOperator leaves out the CRD of the Red Hat build of Kueue
+// operator (kueue.openshift.io Kueue), which Start installs by default: to
+// OpenShift AI, the operator is then not installed.
+func WithoutKueueOperator() Option { return func(o *options) { o.noKueueOperator = true } }
 
 // WithWebhooks registers webhook configurations served by the manager's
 // webhook server, beside Kueue's. Their client configs are rewritten to

@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -12,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -54,7 +56,7 @@ func LoadSpec(path string) (Spec, error) {
 	if err != nil {
 		return s, fmt.Errorf("reading node pools: %w", err)
 	}
-	if err := yaml.UnmarshalStrict(data, &s); err != nil {
+	if err := decodeStrict(data, &s); err != nil {
 		return s, fmt.Errorf("%s: %w (see `sim up --help` for the format)", path, err)
 	}
 	if errs := s.Validate(field.NewPath("pools")); len(errs) > 0 {
@@ -176,6 +178,23 @@ func Create(ctx context.Context, c client.Client, pools ...Pool) error {
 				return fmt.Errorf("marking node %s Ready: %w", n.Name, err)
 			}
 		}
+	}
+	return nil
+}
+
+// decodeStrict decodes YAML into v, reporting unknown and duplicate fields
+// with their paths (pools[0].gpus).
+func decodeStrict(data []byte, v any) error {
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return err
+	}
+	strict, err := sigsjson.UnmarshalStrict(js, v)
+	if err != nil {
+		return err
+	}
+	if len(strict) > 0 {
+		return errors.Join(strict...)
 	}
 	return nil
 }

@@ -1,0 +1,17 @@
+package v1alpha
+
+import (
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/scheme"
+)
+
+var (
+	// GroupVersion is the group and version of this package's types.
+	GroupVersion = schema.GroupVersion{Group: "opendatahub.io", Version: "v1alpha"}
+
+	// SchemeBuilder registers this package's types.
+	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion}
+
+	// AddToScheme adds this package's types to a scheme.
+	AddToScheme = SchemeBuilder.AddToScheme
+)
