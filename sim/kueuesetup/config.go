@@ -36,19 +36,24 @@ kind: Configuration
 // returns the manager options Kueue derives from the Configuration (cache
 // settings among them).
 func LoadConfig(scheme *runtime.Scheme, path string) (ctrl.Options, *configapi.Configuration, error) {
-	name := "the default Kueue configuration"
-	raw := []byte(defaultConfig)
-	if path != "" {
-		name = path
-		var err error
-		if raw, err = os.ReadFile(path); err != nil {
-			return ctrl.Options{}, nil, fmt.Errorf("reading Kueue configuration: %w", err)
-		}
+	if path == "" {
+		return LoadConfigData(scheme, "the default Kueue configuration", []byte(defaultConfig))
 	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return ctrl.Options{}, nil, fmt.Errorf("reading Kueue configuration: %w", err)
+	}
+	return LoadConfigData(scheme, path, raw)
+}
+
+// LoadConfigData is LoadConfig for a Configuration held in memory; name
+// names it in errors.
+func LoadConfigData(scheme *runtime.Scheme, name string, raw []byte) (ctrl.Options, *configapi.Configuration, error) {
 	raw, err := withDefaultFrameworks(raw)
 	if err != nil {
 		return ctrl.Options{}, nil, fmt.Errorf("reading Kueue configuration %s: %w", name, err)
 	}
+	// Kueue's loader reads files only.
 	dir, err := os.MkdirTemp("", "kueue-sim-config-")
 	if err != nil {
 		return ctrl.Options{}, nil, fmt.Errorf("staging Kueue configuration: %w", err)
