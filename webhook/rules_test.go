@@ -225,10 +225,10 @@ func TestValidateAccelerator(t *testing.T) {
 		scope       Scope
 		want        field.ErrorList
 	}{
-		"accelerator profile":                   {with, enforced, field.ErrorList{field.Forbidden(acceleratorPath, "")}},
+		"accelerator profile":                    {with, enforced, field.ErrorList{field.Forbidden(acceleratorPath, "")}},
 		"accelerator profile, not Kueue-managed": {with, notEnforced, nil},
-		"none":                                  {nil, enforced, nil},
-		"empty annotation":                      {map[string]string{AcceleratorNameAnnotation: ""}, enforced, nil},
+		"none":                                   {nil, enforced, nil},
+		"empty annotation":                       {map[string]string{AcceleratorNameAnnotation: ""}, enforced, nil},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -272,9 +272,9 @@ func TestPreemptionRisks(t *testing.T) {
 		want   []string // a distinctive part of each reason
 	}{
 		"defaults (like the platform's default ClusterQueue)": {cq: cq("nb", "", "", "", "")},
-		"explicit Never":                       {cq: cq("nb", "", never, never, "")},
-		"withinClusterQueue LowerPriority":     {cq: cq("nb", "", lower, never, ""), want: []string{"withinClusterQueue is LowerPriority"}},
-		"reclaimWithinCohort Any":              {cq: cq("nb", "c", never, anyP, "0"), want: []string{"reclaimWithinCohort is Any"}},
+		"explicit Never":                   {cq: cq("nb", "", never, never, "")},
+		"withinClusterQueue LowerPriority": {cq: cq("nb", "", lower, never, ""), want: []string{"withinClusterQueue is LowerPriority"}},
+		"reclaimWithinCohort Any":          {cq: cq("nb", "c", never, anyP, "0"), want: []string{"reclaimWithinCohort is Any"}},
 		"borrows where another one reclaims": {
 			cq:     cq("nb", "c", never, never, ""),
 			others: []kueue.ClusterQueue{cq("train", "c", never, lower, ""), cq("serve", "c", never, never, "")},
@@ -320,10 +320,10 @@ func TestValidateNotebookQueue(t *testing.T) {
 		cq    *kueue.ClusterQueue
 		want  field.ErrorList
 	}{
-		"non-preemptive":  {nb, enforced, lq, &safe, nil},
-		"preemptive":      {nb, enforced, lq, &risky, field.ErrorList{field.Forbidden(queuePath, "")}},
-		"no LocalQueue":   {nb, enforced, nil, nil, field.ErrorList{field.Invalid(queuePath, "team", "")}},
-		"no ClusterQueue": {nb, enforced, lq, nil, field.ErrorList{field.Invalid(queuePath, "team", "")}},
+		"non-preemptive":    {nb, enforced, lq, &safe, nil},
+		"preemptive":        {nb, enforced, lq, &risky, field.ErrorList{field.Forbidden(queuePath, "")}},
+		"no LocalQueue":     {nb, enforced, nil, nil, field.ErrorList{field.Invalid(queuePath, "team", "")}},
+		"no ClusterQueue":   {nb, enforced, lq, nil, field.ErrorList{field.Invalid(queuePath, "team", "")}},
 		"not Kueue-managed": {nb, notEnforced, lq, &risky, nil},
 		"other kinds may be preempted": {
 			workload("PyTorchJob", map[string]string{QueueLabel: "team"}, nil), enforced, lq, &risky, nil},
