@@ -16,6 +16,15 @@ import (
 	. "github.com/kueue-sim/kueue-sim/sim/cluster/clustertest"
 )
 
+func kueueCRForDryRun() *kueueoperatorv1.Kueue {
+	return &kueueoperatorv1.Kueue{
+		ObjectMeta: metav1.ObjectMeta{Name: kueueoperatorv1.InstanceName},
+		Spec: kueueoperatorv1.KueueSpec{Config: kueueoperatorv1.KueueConfiguration{Integrations: kueueoperatorv1.Integrations{
+			Frameworks: []kueueoperatorv1.Framework{kueueoperatorv1.FrameworkPod},
+		}}},
+	}
+}
+
 func getKueueCR(ctx context.Context) (*kueueoperatorv1.Kueue, error) {
 	var k kueueoperatorv1.Kueue
 	err := cp.Client.Get(ctx, client.ObjectKey{Name: kueueoperatorv1.InstanceName}, &k)

@@ -46,14 +46,17 @@ func Clean(t *testing.T, c client.Client) {
 }
 
 // CreateDSC creates a DataScienceCluster named after the test with the given
-// Kueue state.
-func CreateDSC(t *testing.T, c client.Client, state dscv1.ManagementState) *dscv1.DataScienceCluster {
+// Kueue state, changed by each mod.
+func CreateDSC(t *testing.T, c client.Client, state dscv1.ManagementState, mods ...func(*dscv1.KueueComponent)) *dscv1.DataScienceCluster {
 	t.Helper()
 	dsc := &dscv1.DataScienceCluster{
 		ObjectMeta: metav1.ObjectMeta{Name: Name(t)},
 		Spec: dscv1.DataScienceClusterSpec{Components: dscv1.Components{
 			Kueue: dscv1.KueueComponent{ManagementState: state},
 		}},
+	}
+	for _, m := range mods {
+		m(&dsc.Spec.Components.Kueue)
 	}
 	clustertest.Create(t, c, dsc)
 	return dsc
