@@ -276,7 +276,7 @@ func TestNotebooksOnlyOnNonPreemptiveClusterQueues(t *testing.T) {
 
 	// Like the platform's default ClusterQueue: Never and Never, selecting
 	// Kueue-managed namespaces.
-	def := utiltesting.MakeClusterQueue("default-"+ns).
+	def := utiltesting.MakeClusterQueue("default-" + ns).
 		Preemption(kueue.ClusterQueuePreemption{WithinClusterQueue: kueue.PreemptionPolicyNever, ReclaimWithinCohort: kueue.PreemptionPolicyNever}).
 		NamespaceSelector(&metav1.LabelSelector{MatchLabels: managedLabels}).
 		ResourceGroup(*utiltesting.MakeFlavorQuotas("default-flavor").Resource("cpu", "8").Obj()).Obj()
