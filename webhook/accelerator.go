@@ -16,5 +16,5 @@ func ValidateAccelerator(w *Workload, s Scope) field.ErrorList {
 	return field.ErrorList{field.Forbidden(acceleratorPath, fmt.Sprintf(
 		"%s uses AcceleratorProfile %q (annotation %s); AcceleratorProfiles are deprecated and refused where Kueue places workloads: %s. "+
 			"To fix: migrate to hardware profiles: remove the annotation %s and set %s to a HardwareProfile of scheduling type Queue",
-		w, name, AcceleratorNameAnnotation, s.why(), AcceleratorNameAnnotation, HardwareProfileNameAnnotation))}
+		w, name, AcceleratorNameAnnotation, s.why(), AcceleratorNameAnnotation, HardwareProfileNameAnnotation)).WithOrigin(RuleAcceleratorProfile)}
 }

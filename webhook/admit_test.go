@@ -51,10 +51,10 @@ func TestDefaultThenValidate(t *testing.T) {
 		},
 		"a missing profile is refused": {
 			w:           workload("RayJob", nil, profileAnn("gone")),
-			wantDefault: field.ErrorList{field.Invalid(profilePath, "gone", "")},
+			wantDefault: field.ErrorList{field.Invalid(profilePath, "gone", "").WithOrigin(RuleHardwareProfile)},
 			// Validate still runs in the API server only if Default
 			// admitted; here it reports rule 1 alone.
-			wantValidate: field.ErrorList{field.Required(queuePath, "")},
+			wantValidate: field.ErrorList{field.Required(queuePath, "").WithOrigin(RuleQueueLabel)},
 		},
 		"a missing profile does not wedge updates that leave it alone": {
 			w:          workload("RayJob", map[string]string{QueueLabel: "default"}, profileAnn("gone")),
@@ -64,7 +64,7 @@ func TestDefaultThenValidate(t *testing.T) {
 		"a Node profile is refused": {
 			w:            workload("PyTorchJob", map[string]string{QueueLabel: "default"}, profileAnn("a100-nodes")),
 			wantLabels:   map[string]string{QueueLabel: "default"},
-			wantValidate: field.ErrorList{field.Forbidden(profilePath, "")},
+			wantValidate: field.ErrorList{field.Forbidden(profilePath, "").WithOrigin(RuleNodeProfile)},
 		},
 		"a Node profile kept on update is not checked again": {
 			w:          workload("PyTorchJob", map[string]string{QueueLabel: "default", "x": "y"}, profileAnn("a100-nodes")),
@@ -74,20 +74,22 @@ func TestDefaultThenValidate(t *testing.T) {
 		"a Notebook on a preemptive ClusterQueue is refused": {
 			w:            workload("Notebook", map[string]string{QueueLabel: "batch"}, nil),
 			wantLabels:   map[string]string{QueueLabel: "batch"},
-			wantValidate: field.ErrorList{field.Forbidden(queuePath, "")},
+			wantValidate: field.ErrorList{field.Forbidden(queuePath, "").WithOrigin(RuleNotebookQueue)},
 		},
 		"moving a Notebook to a preemptive ClusterQueue is refused": {
 			w:            workload("Notebook", map[string]string{QueueLabel: "batch"}, nil),
 			old:          workload("Notebook", map[string]string{QueueLabel: "default"}, nil),
 			wantLabels:   map[string]string{QueueLabel: "batch"},
-			wantValidate: field.ErrorList{field.Forbidden(queuePath, "")},
+			wantValidate: field.ErrorList{field.Forbidden(queuePath, "").WithOrigin(RuleNotebookQueue)},
 		},
 		"every broken rule is reported": {
 			w: workload("Notebook", nil, map[string]string{
 				HardwareProfileNameAnnotation: "a100-nodes", HardwareProfileNamespaceAnnotation: "profiles",
 				AcceleratorNameAnnotation: "gpu"}),
 			wantValidate: field.ErrorList{
-				field.Required(queuePath, ""), field.Forbidden(profilePath, ""), field.Forbidden(acceleratorPath, "")},
+				field.Required(queuePath, "").WithOrigin(RuleQueueLabel),
+				field.Forbidden(profilePath, "").WithOrigin(RuleNodeProfile),
+				field.Forbidden(acceleratorPath, "").WithOrigin(RuleAcceleratorProfile)},
 		},
 	}
 	for name, tc := range cases {

@@ -59,7 +59,7 @@ func MissingHardwareProfile(w *Workload, namespace, name string) *field.Error {
 	return field.Invalid(profilePath, name, fmt.Sprintf(
 		"%s names HardwareProfile %q in namespace %q (annotations %s and %s, whose default is the %s's own namespace), which does not exist. "+
 			"To fix: name an existing profile (`kubectl get hardwareprofiles -n %s`), create it, or remove the annotations",
-		w, name, namespace, HardwareProfileNameAnnotation, HardwareProfileNamespaceAnnotation, w.Kind, namespace))
+		w, name, namespace, HardwareProfileNameAnnotation, HardwareProfileNamespaceAnnotation, w.Kind, namespace)).WithOrigin(RuleHardwareProfile)
 }
 
 // ValidateProfileScheduling is rule 3: where the policy is enforced, a
@@ -72,5 +72,5 @@ func ValidateProfileScheduling(w *Workload, s Scope, p *infrav1.HardwareProfile)
 		"%s uses HardwareProfile %q in namespace %q, whose scheduling type is Node (node selector and tolerations), "+
 			"but %s, so Kueue must place it. To fix: use a HardwareProfile of scheduling type Queue whose scheduling.kueue.localQueueName "+
 			"names a LocalQueue whose ClusterQueue's ResourceFlavor carries that placement (ResourceFlavor spec.nodeLabels and spec.tolerations)",
-		w, p.Name, p.Namespace, s.why()))}
+		w, p.Name, p.Namespace, s.why())).WithOrigin(RuleNodeProfile)}
 }

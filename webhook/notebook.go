@@ -27,11 +27,11 @@ func ValidateNotebookQueue(w *Workload, s Scope, lq *kueue.LocalQueue, cq *kueue
 	case lq == nil:
 		return field.ErrorList{field.Invalid(queuePath, q, fmt.Sprintf(
 			"%s names LocalQueue %q, which does not exist in namespace %q, so nothing shows it is non-preemptive (%s). %s, or create LocalQueue %q",
-			w, q, w.Namespace, why, fix, q))}
+			w, q, w.Namespace, why, fix, q)).WithOrigin(RuleNotebookQueue)}
 	case cq == nil:
 		return field.ErrorList{field.Invalid(queuePath, q, fmt.Sprintf(
 			"%s names LocalQueue %q, whose ClusterQueue %q does not exist, so nothing shows it is non-preemptive (%s). %s",
-			w, q, lq.Spec.ClusterQueue, why, fix))}
+			w, q, lq.Spec.ClusterQueue, why, fix)).WithOrigin(RuleNotebookQueue)}
 	}
 	risks := PreemptionRisks(cq, cqs, cohorts)
 	if len(risks) == 0 {
@@ -39,7 +39,7 @@ func ValidateNotebookQueue(w *Workload, s Scope, lq *kueue.LocalQueue, cq *kueue
 	}
 	return field.ErrorList{field.Forbidden(queuePath, fmt.Sprintf(
 		"%s names LocalQueue %q, whose ClusterQueue %q is preemptive (%s): %s. %s, or ask an admin to make ClusterQueue %q non-preemptive",
-		w, q, cq.Name, why, strings.Join(risks, "; "), fix, cq.Name))}
+		w, q, cq.Name, why, strings.Join(risks, "; "), fix, cq.Name)).WithOrigin(RuleNotebookQueue)}
 }
 
 // PreemptionRisks says why ClusterQueue cq is not non-preemptive in the

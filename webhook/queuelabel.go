@@ -21,8 +21,8 @@ func ValidateQueueLabel(w *Workload, s Scope) field.ErrorList {
 		QueueLabel, s.DefaultLocalQueue, w.Namespace, w.Kind, HardwareProfileNameAnnotation)
 	if !ok {
 		return field.ErrorList{field.Required(queuePath, fmt.Sprintf(
-			"%s must name a Kueue LocalQueue in the label %s: %s. %s", w, QueueLabel, s.why(), fix))}
+			"%s must name a Kueue LocalQueue in the label %s: %s. %s", w, QueueLabel, s.why(), fix)).WithOrigin(RuleQueueLabel)}
 	}
 	return field.ErrorList{field.Invalid(queuePath, q, fmt.Sprintf(
-		"%s has an empty label %s: %s, so it must name a Kueue LocalQueue. %s", w, QueueLabel, s.why(), fix))}
+		"%s has an empty label %s: %s, so it must name a Kueue LocalQueue. %s", w, QueueLabel, s.why(), fix)).WithOrigin(RuleQueueLabel)}
 }

@@ -75,13 +75,13 @@ func TestValidateQueueLabel(t *testing.T) {
 	}{
 		"labelled": {workload("Notebook", map[string]string{QueueLabel: "default"}, nil), enforced, nil},
 		"no label": {workload("Notebook", nil, nil), enforced, field.ErrorList{
-			field.Required(queuePath, "")}},
+			field.Required(queuePath, "").WithOrigin(RuleQueueLabel)}},
 		"empty label": {workload("PyTorchJob", map[string]string{QueueLabel: ""}, nil), enforced, field.ErrorList{
-			field.Invalid(queuePath, "", "")}},
+			field.Invalid(queuePath, "", "").WithOrigin(RuleQueueLabel)}},
 		"namespace not managed": {workload("RayCluster", nil, nil), notEnforced, nil},
 		"legacy label": {workload("InferenceService", nil, nil),
 			ScopeOf(dsc(dscv1.Managed), "team-a", namespace("team-a", legacyManaged)),
-			field.ErrorList{field.Required(queuePath, "")}},
+			field.ErrorList{field.Required(queuePath, "").WithOrigin(RuleQueueLabel)}},
 		"Kueue Removed": {workload("RayJob", nil, nil), ScopeOf(dsc(dscv1.Removed), "team-a", namespace("team-a", managed)), nil},
 		"being deleted": {deleting, enforced, nil},
 	}
@@ -204,7 +204,7 @@ func TestValidateProfileScheduling(t *testing.T) {
 		want    field.ErrorList
 	}{
 		"queue profile":                   {enforced, queueProfile("q", ""), nil},
-		"node profile":                    {enforced, nodeProfile(), field.ErrorList{field.Forbidden(profilePath, "")}},
+		"node profile":                    {enforced, nodeProfile(), field.ErrorList{field.Forbidden(profilePath, "").WithOrigin(RuleNodeProfile)}},
 		"node profile, not Kueue-managed": {notEnforced, nodeProfile(), nil},
 		"no scheduling":                   {enforced, &infrav1.HardwareProfile{}, nil},
 	}
@@ -225,7 +225,7 @@ func TestValidateAccelerator(t *testing.T) {
 		scope       Scope
 		want        field.ErrorList
 	}{
-		"accelerator profile":                    {with, enforced, field.ErrorList{field.Forbidden(acceleratorPath, "")}},
+		"accelerator profile":                    {with, enforced, field.ErrorList{field.Forbidden(acceleratorPath, "").WithOrigin(RuleAcceleratorProfile)}},
 		"accelerator profile, not Kueue-managed": {with, notEnforced, nil},
 		"none":                                   {nil, enforced, nil},
 		"empty annotation":                       {map[string]string{AcceleratorNameAnnotation: ""}, enforced, nil},
@@ -321,9 +321,9 @@ func TestValidateNotebookQueue(t *testing.T) {
 		want  field.ErrorList
 	}{
 		"non-preemptive":    {nb, enforced, lq, &safe, nil},
-		"preemptive":        {nb, enforced, lq, &risky, field.ErrorList{field.Forbidden(queuePath, "")}},
-		"no LocalQueue":     {nb, enforced, nil, nil, field.ErrorList{field.Invalid(queuePath, "team", "")}},
-		"no ClusterQueue":   {nb, enforced, lq, nil, field.ErrorList{field.Invalid(queuePath, "team", "")}},
+		"preemptive":        {nb, enforced, lq, &risky, field.ErrorList{field.Forbidden(queuePath, "").WithOrigin(RuleNotebookQueue)}},
+		"no LocalQueue":     {nb, enforced, nil, nil, field.ErrorList{field.Invalid(queuePath, "team", "").WithOrigin(RuleNotebookQueue)}},
+		"no ClusterQueue":   {nb, enforced, lq, nil, field.ErrorList{field.Invalid(queuePath, "team", "").WithOrigin(RuleNotebookQueue)}},
 		"not Kueue-managed": {nb, notEnforced, lq, &risky, nil},
 		"other kinds may be preempted": {
 			workload("PyTorchJob", map[string]string{QueueLabel: "team"}, nil), enforced, lq, &risky, nil},

@@ -131,3 +131,12 @@ var (
 	profilePath     = annotationsPath.Key(HardwareProfileNameAnnotation)
 	acceleratorPath = annotationsPath.Key(AcceleratorNameAnnotation)
 )
+
+// Rules name the rules; each rule's errors carry its name as their Origin.
+const (
+	RuleQueueLabel         = "queueLabel"         // rule 1
+	RuleHardwareProfile    = "hardwareProfile"    // rule 2
+	RuleNodeProfile        = "nodeProfile"        // rule 3
+	RuleAcceleratorProfile = "acceleratorProfile" // rule 4
+	RuleNotebookQueue      = "notebookQueue"      // rule 5
+)
