@@ -49,7 +49,7 @@ environment, which wins over the file.`,
 	root.PersistentFlags().StringVar(&g.configFile, "config", "", "config file (YAML) with flag values")
 	root.PersistentFlags().IntVarP(&g.verbosity, "verbosity", "v", 0,
 		"log verbosity of the in-process controllers: 0 errors only, 1 info, 2+ debug")
-	root.AddCommand(newUpCmd(), newVersionCmd())
+	root.AddCommand(newUpCmd(), newRunCmd(), newVersionCmd())
 	return root
 }
 

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
@@ -37,6 +38,9 @@ type ControlPlane struct {
 	Kubelet *kubelet.Kubelet
 	// Kueue exposes the in-process Kueue's queues and cache.
 	Kueue *kueuesetup.Kueue
+	// Manager is the in-process manager: its cache and cached client serve
+	// observers that must not load the API server.
+	Manager ctrl.Manager
 	// RunDir holds this run's files; it is removed by Stop.
 	RunDir string
 	// Binaries are the control-plane binaries in use.

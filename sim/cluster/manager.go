@@ -18,6 +18,9 @@ import (
 // answers.
 func (cp *ControlPlane) startManager(ctx context.Context, o options) error {
 	mopts, kcfg, err := kueuesetup.LoadConfig(cp.Scheme, o.kueueConfigFile)
+	if o.kueueConfigData != nil {
+		mopts, kcfg, err = kueuesetup.LoadConfigData(cp.Scheme, o.kueueConfigName, o.kueueConfigData)
+	}
 	if err != nil {
 		return err
 	}
@@ -32,6 +35,7 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options) error {
 	if err != nil {
 		return fmt.Errorf("making the manager: %w", err)
 	}
+	cp.Manager = mgr
 
 	mgrCtx, cancel := context.WithCancel(context.Background())
 	cp.mgrCancel = cancel

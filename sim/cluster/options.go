@@ -18,6 +18,8 @@ type options struct {
 	binaries        *assets.Binaries
 	runRoot         string
 	kueueConfigFile string
+	kueueConfigName string
+	kueueConfigData []byte
 	pools           []nodes.Pool
 	setups          []SetupFunc
 	crds            []*apiextensionsv1.CustomResourceDefinition
@@ -41,6 +43,12 @@ func WithRunRoot(dir string) Option { return func(o *options) { o.runRoot = dir 
 // WithKueueConfigFile configures Kueue from a Configuration file (fair
 // sharing, preemption, waitForPodsReady, integrations, namespace selector).
 func WithKueueConfigFile(path string) Option { return func(o *options) { o.kueueConfigFile = path } }
+
+// WithKueueConfig configures Kueue from a Configuration held in memory;
+// name names it in errors.
+func WithKueueConfig(name string, data []byte) Option {
+	return func(o *options) { o.kueueConfigName, o.kueueConfigData = name, data }
+}
 
 // WithNodePools creates these Ready nodes once the control plane is up.
 func WithNodePools(pools ...nodes.Pool) Option {

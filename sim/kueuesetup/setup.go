@@ -87,7 +87,10 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration) 
 	}
 	cCache := schdcache.New(mgr.GetClient(), cacheOpts...)
 
-	requeuer := qcache.NewRequeuer()
+	// Kueue batches the requeueing of inadmissible workloads for a wall
+	// second; on a virtual clock that second would fall between simulated
+	// instants, so freed quota is offered at once instead.
+	requeuer := qcache.NewRequeuer(qcache.WithBatchPeriod(0))
 	if err := mgr.Add(requeuer); err != nil {
 		return nil, fmt.Errorf("adding Kueue's workload requeuer: %w", err)
 	}

@@ -1,0 +1,44 @@
+package engine
+
+import (
+	"sync"
+	"time"
+
+	"k8s.io/utils/clock"
+)
+
+// Epoch is simulated time zero, as a wall date: it goes into timestamps the
+// simulator writes (pod start and finish times).
+var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// VirtualClock is the only source of simulated time. It implements
+// clock.PassiveClock so that kueue-sim's own controllers (the fake kubelet
+// and operators) stamp status with simulated time.
+type VirtualClock struct {
+	mu  sync.RWMutex
+	now time.Duration
+}
+
+var _ clock.PassiveClock = (*VirtualClock)(nil)
+
+// Elapsed is the simulated time since the start of the run.
+func (c *VirtualClock) Elapsed() time.Duration {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.now
+}
+
+// Set moves simulated time to t. Time never goes back.
+func (c *VirtualClock) Set(t time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t > c.now {
+		c.now = t
+	}
+}
+
+// Now is Epoch plus the elapsed simulated time.
+func (c *VirtualClock) Now() time.Time { return Epoch.Add(c.Elapsed()) }
+
+// Since is the simulated time since t.
+func (c *VirtualClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }

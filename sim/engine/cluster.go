@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/cluster"
+)
+
+// KueueConfig is the scenario's Kueue Configuration, as YAML, with the
+// labels the engine follows workloads by added to integrations.
+// labelKeysToCopy so that Kueue copies them onto Workloads.
+func KueueConfig(s *scenarios.Scenario) ([]byte, error) {
+	doc := map[string]any{}
+	for k, v := range s.Cluster.Kueue {
+		doc[k] = v
+	}
+	doc["apiVersion"] = "config.kueue.x-k8s.io/v1beta2"
+	doc["kind"] = "Configuration"
+	integ, _ := doc["integrations"].(map[string]any)
+	if integ == nil {
+		integ = map[string]any{}
+	}
+	keys, _ := integ["labelKeysToCopy"].([]any)
+	keys = append(keys, WorkloadLabel, StreamLabel)
+	integ["labelKeysToCopy"] = keys
+	doc["integrations"] = integ
+	data, err := yaml.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("writing the scenario's Kueue configuration: %w", err)
+	}
+	return data, nil
+}
+
+// ClusterOptions are the control-plane options a scenario asks for: its
+// node pools, its Kueue configuration, and the virtual clock.
+func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Option, error) {
+	cfg, err := KueueConfig(s)
+	if err != nil {
+		return nil, err
+	}
+	return []cluster.Option{
+		cluster.WithNodePools(s.Cluster.NodePools...),
+		cluster.WithKueueConfig("scenario "+s.Name+" (cluster.kueue)", cfg),
+		cluster.WithClock(clock),
+	}, nil
+}
+
+// EmbeddedTarget is the Target of an embedded control plane.
+func EmbeddedTarget(cp *cluster.ControlPlane) Target {
+	return Target{
+		Client: cp.Client,
+		Cache:  cp.Manager.GetCache(),
+		FinishPod: func(ctx context.Context, key client.ObjectKey, phase corev1.PodPhase) error {
+			return cp.Kubelet.Finish(ctx, key, phase)
+		},
+	}
+}

@@ -1,0 +1,138 @@
+package engine
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	dscv1 "github.com/kueue-sim/kueue-sim/api/datasciencecluster/v1"
+	infrav1 "github.com/kueue-sim/kueue-sim/api/infrastructure/v1"
+	"github.com/kueue-sim/kueue-sim/scenarios"
+)
+
+// DataScienceClusterName is the name of the DataScienceCluster the engine
+// creates.
+const DataScienceClusterName = "default-dsc"
+
+// ClusterObjects returns the objects that set a scenario's cluster up, in
+// creation order: the DataScienceCluster, namespaces, ResourceFlavors,
+// Cohorts, ClusterQueues, WorkloadPriorityClasses, LocalQueues and
+// HardwareProfiles.
+func ClusterObjects(s *scenarios.Scenario) []client.Object {
+	var out []client.Object
+	out = append(out, &dscv1.DataScienceCluster{
+		ObjectMeta: metav1.ObjectMeta{Name: DataScienceClusterName},
+		Spec: dscv1.DataScienceClusterSpec{Components: dscv1.Components{Kueue: dscv1.KueueComponent{
+			ManagementState: dscv1.ManagementState(s.Cluster.OpenShiftAI.ManagementState),
+		}}},
+	})
+	for _, t := range s.Teams {
+		labels := map[string]string{}
+		for k, v := range t.Labels {
+			labels[k] = v
+		}
+		if !t.Unmanaged {
+			labels[dscv1.KueueManagedLabel] = "true"
+		}
+		out = append(out, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: t.Namespace, Labels: labels}})
+	}
+	for _, f := range s.Queues.ResourceFlavors {
+		out = append(out, &kueue.ResourceFlavor{
+			ObjectMeta: metav1.ObjectMeta{Name: f.Name},
+			Spec:       kueue.ResourceFlavorSpec{NodeLabels: f.NodeLabels, Tolerations: f.Tolerations},
+		})
+	}
+	for _, c := range s.Queues.Cohorts {
+		co := &kueue.Cohort{ObjectMeta: metav1.ObjectMeta{Name: c.Name}}
+		co.Spec.ParentName = kueue.CohortReference(c.Parent)
+		if c.FairSharingWeight != nil {
+			co.Spec.FairSharing = &kueue.FairSharing{Weight: c.FairSharingWeight}
+		}
+		out = append(out, co)
+	}
+	for i := range s.Queues.ClusterQueues {
+		out = append(out, clusterQueue(&s.Queues.ClusterQueues[i]))
+	}
+	for _, pc := range s.Queues.PriorityClasses {
+		out = append(out, &kueue.WorkloadPriorityClass{ObjectMeta: metav1.ObjectMeta{Name: pc.Name}, Value: pc.Value})
+	}
+	for _, t := range s.Teams {
+		for _, lq := range t.LocalQueues {
+			out = append(out, &kueue.LocalQueue{
+				ObjectMeta: metav1.ObjectMeta{Name: lq.Name, Namespace: t.Namespace},
+				Spec:       kueue.LocalQueueSpec{ClusterQueue: kueue.ClusterQueueReference(lq.ClusterQueue)},
+			})
+		}
+	}
+	for _, hp := range s.Queues.HardwareProfiles {
+		out = append(out, hardwareProfile(hp))
+	}
+	return out
+}
+
+func clusterQueue(cq *scenarios.ClusterQueue) *kueue.ClusterQueue {
+	sel := cq.NamespaceSelector
+	if sel == nil {
+		sel = &metav1.LabelSelector{}
+	}
+	obj := &kueue.ClusterQueue{
+		ObjectMeta: metav1.ObjectMeta{Name: cq.Name},
+		Spec: kueue.ClusterQueueSpec{
+			CohortName:        kueue.CohortReference(cq.Cohort),
+			NamespaceSelector: sel,
+			Preemption:        cq.Preemption,
+		},
+	}
+	if cq.FairSharingWeight != nil {
+		obj.Spec.FairSharing = &kueue.FairSharing{Weight: cq.FairSharingWeight}
+	}
+	for _, g := range cq.ResourceGroups {
+		obj.Spec.ResourceGroups = append(obj.Spec.ResourceGroups, resourceGroup(g))
+	}
+	return obj
+}
+
+// resourceGroup covers every resource any of the group's flavors names, in
+// first-seen order; a flavor that omits one gets zero of it, as Kueue
+// requires every flavor of a group to list every covered resource.
+func resourceGroup(g scenarios.ResourceGroup) kueue.ResourceGroup {
+	var covered []corev1.ResourceName
+	seen := map[corev1.ResourceName]bool{}
+	for _, f := range g.Flavors {
+		for _, r := range sortedResources(f.Resources) {
+			if !seen[r] {
+				seen[r] = true
+				covered = append(covered, r)
+			}
+		}
+	}
+	rg := kueue.ResourceGroup{CoveredResources: covered}
+	for _, f := range g.Flavors {
+		fq := kueue.FlavorQuotas{Name: kueue.ResourceFlavorReference(f.Name)}
+		for _, r := range covered {
+			q := f.Resources[r]
+			fq.Resources = append(fq.Resources, kueue.ResourceQuota{
+				Name: r, NominalQuota: q.Nominal, BorrowingLimit: q.BorrowingLimit, LendingLimit: q.LendingLimit,
+			})
+		}
+		rg.Flavors = append(rg.Flavors, fq)
+	}
+	return rg
+}
+
+func hardwareProfile(hp scenarios.HardwareProfile) *infrav1.HardwareProfile {
+	obj := &infrav1.HardwareProfile{ObjectMeta: metav1.ObjectMeta{Name: hp.Name, Namespace: hp.Namespace}}
+	if hp.LocalQueue != "" {
+		obj.Spec.Scheduling = &infrav1.SchedulingSpec{
+			Type:  infrav1.QueueScheduling,
+			Kueue: &infrav1.KueueSchedulingSpec{LocalQueueName: hp.LocalQueue, PriorityClass: hp.PriorityClass},
+		}
+	} else {
+		obj.Spec.Scheduling = &infrav1.SchedulingSpec{
+			Type: infrav1.NodeScheduling,
+			Node: &infrav1.NodeSchedulingSpec{NodeSelector: hp.NodeSelector},
+		}
+	}
+	return obj
+}

@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"container/heap"
+	"time"
+)
+
+// action is something the engine does at a simulated time.
+type action int
+
+const (
+	actArrive action = iota // submit the workload
+	actFinish               // end its run: pods succeed or fail
+	actDelete               // delete a long-running workload
+)
+
+type item struct {
+	at         time.Duration
+	seq        int // insertion order breaks ties
+	act        action
+	arrival    *Arrival
+	st         *wlState
+	generation int // a finish is stale if the workload restarted since
+}
+
+// timeline is a priority queue of actions by (time, insertion order).
+type timeline struct {
+	items []*item
+	seq   int
+}
+
+func (q *timeline) push(it *item) {
+	it.seq = q.seq
+	q.seq++
+	heap.Push((*itemHeap)(&q.items), it)
+}
+
+func (q *timeline) empty() bool { return len(q.items) == 0 }
+
+func (q *timeline) next() time.Duration { return q.items[0].at }
+
+// popAt removes and returns every item due at t.
+func (q *timeline) popAt(t time.Duration) []*item {
+	var out []*item
+	for len(q.items) > 0 && q.items[0].at == t {
+		out = append(out, heap.Pop((*itemHeap)(&q.items)).(*item))
+	}
+	return out
+}
+
+type itemHeap []*item
+
+func (h itemHeap) Len() int { return len(h) }
+func (h itemHeap) Less(i, j int) bool {
+	if h[i].at != h[j].at {
+		return h[i].at < h[j].at
+	}
+	return h[i].seq < h[j].seq
+}
+func (h itemHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *itemHeap) Push(x any)   { *h = append(*h, x.(*item)) }
+func (h *itemHeap) Pop() any {
+	old := *h
+	it := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return it
+}

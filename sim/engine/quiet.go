@@ -1,0 +1,262 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+)
+
+// Settle timing: the control plane is quiet when every check passes on
+// settleRounds consecutive polls settlePoll apart with no write to etcd in
+// between; a step that is not quiet after settleTimeout is logged as a
+// warning and the run goes on.
+const (
+	settlePoll    = 20 * time.Millisecond
+	settleRounds  = 3
+	settleTimeout = 2 * time.Minute
+)
+
+// settler tells whether the control plane has finished reacting.
+type settler struct {
+	cache    client.Reader // the manager's informer cache
+	direct   client.Reader // reads through to the API server
+	gatherer prometheus.Gatherer
+}
+
+func newSettler(cache, direct client.Reader) *settler {
+	return &settler{cache: cache, direct: direct, gatherer: ctrlmetrics.Registry}
+}
+
+// wait polls until the control plane is quiet. It returns the reasons it
+// was not, when it gave up.
+func (s *settler) wait(ctx context.Context) (string, error) {
+	deadline := time.Now().Add(settleTimeout)
+	lastRev, rounds := "", 0
+	for {
+		busy, err := s.busy(ctx)
+		if err != nil {
+			return "", err
+		}
+		rev, err := s.revision(ctx)
+		if err != nil {
+			return "", err
+		}
+		if busy == "" && rev == lastRev {
+			rounds++
+		} else {
+			rounds = 0
+		}
+		if rounds >= settleRounds {
+			return "", nil
+		}
+		lastRev = rev
+		if time.Now().After(deadline) {
+			if busy == "" {
+				busy = "etcd keeps changing"
+			}
+			return busy, nil
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(settlePoll):
+		}
+	}
+}
+
+// revision is etcd's current revision, as the API server reports it for a
+// list read from etcd: any write anywhere changes it.
+func (s *settler) revision(ctx context.Context) (string, error) {
+	var l corev1.NamespaceList
+	if err := s.direct.List(ctx, &l, client.Limit(1)); err != nil {
+		return "", fmt.Errorf("reading the etcd revision: %w", err)
+	}
+	return l.ResourceVersion, nil
+}
+
+// busy names something that is still going on, or returns "".
+func (s *settler) busy(ctx context.Context) (string, error) {
+	if b, err := s.inProcess(); b != "" || err != nil {
+		return b, err
+	}
+	return s.outOfProcess(ctx)
+}
+
+// inProcess reads the work queues of every in-process controller (Kueue's,
+// kueue-sim's) and Kueue's queue of workloads it has yet to try.
+func (s *settler) inProcess() (string, error) {
+	mfs, err := s.gatherer.Gather()
+	if err != nil {
+		return "", fmt.Errorf("reading controller metrics: %w", err)
+	}
+	for _, mf := range mfs {
+		switch mf.GetName() {
+		case "workqueue_depth", "controller_runtime_active_workers":
+			for _, m := range mf.GetMetric() {
+				if m.GetGauge().GetValue() > 0 {
+					return fmt.Sprintf("%s{%s} = %g", mf.GetName(), labels(m), m.GetGauge().GetValue()), nil
+				}
+			}
+		case "kueue_pending_workloads":
+			for _, m := range mf.GetMetric() {
+				if label(m, "status") == "active" && m.GetGauge().GetValue() > 0 {
+					return fmt.Sprintf("Kueue has %g workloads to try in ClusterQueue %s", m.GetGauge().GetValue(), label(m, "cluster_queue")), nil
+				}
+			}
+		}
+	}
+	return "", nil
+}
+
+// outOfProcess checks, through the cache, that kube-scheduler and
+// kube-controller-manager have caught up with what they were given.
+func (s *settler) outOfProcess(ctx context.Context) (string, error) {
+	var pods corev1.PodList
+	if err := s.cache.List(ctx, &pods); err != nil {
+		return "", fmt.Errorf("listing pods: %w", err)
+	}
+	terminal := map[string]int{} // job name → terminal pods
+	active := map[string]int{}
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		switch {
+		case p.DeletionTimestamp != nil:
+			return "pod " + p.Namespace + "/" + p.Name + " is terminating", nil
+		case p.Spec.NodeName == "" && len(p.Spec.SchedulingGates) == 0 && !unschedulable(p):
+			return "pod " + p.Namespace + "/" + p.Name + " waits for kube-scheduler", nil
+		case p.Spec.NodeName != "" && p.Status.Phase == corev1.PodPending:
+			return "pod " + p.Namespace + "/" + p.Name + " waits for the kubelet", nil
+		}
+		if job := p.Labels[batchv1.JobNameLabel]; job != "" {
+			key := p.Namespace + "/" + job
+			if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+				terminal[key]++
+			} else {
+				active[key]++
+			}
+		}
+	}
+	var jobs batchv1.JobList
+	if err := s.cache.List(ctx, &jobs); err != nil {
+		return "", fmt.Errorf("listing jobs: %w", err)
+	}
+	for i := range jobs.Items {
+		if b := jobBusy(&jobs.Items[i], active, terminal); b != "" {
+			return b, nil
+		}
+	}
+	return s.appsBusy(ctx)
+}
+
+// jobBusy tells whether kube-controller-manager still owes a Job work:
+// creating or deleting its pods, or counting the ones that ended.
+func jobBusy(j *batchv1.Job, active, terminal map[string]int) string {
+	key := j.Namespace + "/" + j.Name
+	if finished(j) {
+		return ""
+	}
+	if terminal[key] > int(j.Status.Succeeded+j.Status.Failed) {
+		return "job " + key + ": kube-controller-manager has not counted its ended pods"
+	}
+	suspended := j.Spec.Suspend != nil && *j.Spec.Suspend
+	if suspended && active[key] > 0 {
+		return "job " + key + ": kube-controller-manager is deleting the pods of the suspended job"
+	}
+	if !suspended && j.Spec.Parallelism != nil {
+		want := int(*j.Spec.Parallelism)
+		if j.Spec.Completions != nil {
+			if left := int(*j.Spec.Completions) - int(j.Status.Succeeded); left < want {
+				want = left
+			}
+		}
+		if active[key] < want {
+			return "job " + key + ": kube-controller-manager has not created its pods"
+		}
+	}
+	return ""
+}
+
+func finished(j *batchv1.Job) bool {
+	for _, c := range j.Status.Conditions {
+		if (c.Type == batchv1.JobComplete || c.Type == batchv1.JobFailed) && c.Status == corev1.ConditionTrue {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *settler) appsBusy(ctx context.Context) (string, error) {
+	var sets appsv1.StatefulSetList
+	if err := s.cache.List(ctx, &sets); err != nil {
+		return "", fmt.Errorf("listing statefulsets: %w", err)
+	}
+	for _, st := range sets.Items {
+		want := int32(1)
+		if st.Spec.Replicas != nil {
+			want = *st.Spec.Replicas
+		}
+		if st.Status.ObservedGeneration < st.Generation || st.Status.Replicas != want {
+			return "statefulset " + st.Namespace + "/" + st.Name + " is being reconciled", nil
+		}
+	}
+	var rss appsv1.ReplicaSetList
+	if err := s.cache.List(ctx, &rss); err != nil {
+		return "", fmt.Errorf("listing replicasets: %w", err)
+	}
+	for _, rs := range rss.Items {
+		want := int32(1)
+		if rs.Spec.Replicas != nil {
+			want = *rs.Spec.Replicas
+		}
+		if rs.Status.ObservedGeneration < rs.Generation || rs.Status.Replicas != want {
+			return "replicaset " + rs.Namespace + "/" + rs.Name + " is being reconciled", nil
+		}
+	}
+	var deps appsv1.DeploymentList
+	if err := s.cache.List(ctx, &deps); err != nil {
+		return "", fmt.Errorf("listing deployments: %w", err)
+	}
+	for _, d := range deps.Items {
+		if d.Status.ObservedGeneration < d.Generation {
+			return "deployment " + d.Namespace + "/" + d.Name + " is being reconciled", nil
+		}
+	}
+	return "", nil
+}
+
+func unschedulable(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse {
+			return true
+		}
+	}
+	return false
+}
+
+func label(m *dto.Metric, name string) string {
+	for _, l := range m.GetLabel() {
+		if l.GetName() == name {
+			return l.GetValue()
+		}
+	}
+	return ""
+}
+
+func labels(m *dto.Metric) string {
+	s := ""
+	for i, l := range m.GetLabel() {
+		if i > 0 {
+			s += ","
+		}
+		s += l.GetName() + "=" + l.GetValue()
+	}
+	return s
+}

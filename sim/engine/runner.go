@@ -1,0 +1,491 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/expect"
+	"github.com/kueue-sim/kueue-sim/sim/record"
+)
+
+// Pacing says whether the engine keeps Kueue's FIFO order among tied
+// workloads (Strict) at the cost of up to a wall second per tie, or not
+// (Relaxed, for large statistical runs: decision traces then vary between
+// runs).
+type Pacing string
+
+// Pacing modes.
+const (
+	Strict  Pacing = "strict"
+	Relaxed Pacing = "relaxed"
+)
+
+// Target is the cluster a run drives.
+type Target struct {
+	// Client writes and reads through to the API server.
+	Client client.Client
+	// Cache is an informer cache on the same cluster.
+	Cache cache.Cache
+	// FinishPod ends a running pod (the fake kubelet's Finish).
+	FinishPod func(ctx context.Context, pod client.ObjectKey, phase corev1.PodPhase) error
+}
+
+// Progress is reported after every simulated instant.
+type Progress struct {
+	Sim, End                     time.Duration
+	Arrived, Admitted, Pending   int
+	Finished, Refused, Preempted int
+}
+
+// Result is what a run produced.
+type Result struct {
+	Seed         int64
+	Run          *record.Run
+	Expectations []expect.Result
+	Steps        int
+	Wall         time.Duration
+}
+
+// Passed tells whether every expectation held.
+func (r *Result) Passed() bool {
+	for _, e := range r.Expectations {
+		if !e.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// Runner replays one scenario on a Target.
+type Runner struct {
+	s         *scenarios.Scenario
+	seed      int64
+	t         Target
+	clock     *VirtualClock
+	pacing    Pacing
+	progress  func(Progress)
+	events    *record.Writer
+	decisions *record.Writer
+
+	obs        *observer
+	settle     *settler
+	queue      timeline
+	all        []record.Event
+	lastSecond map[string]time.Time // ordering domain → wall second of its latest Workload
+	lqToCQ     map[string]string    // namespace/localqueue → ClusterQueue
+	cohortOf   map[string]string
+	priorities map[string]int32
+	counts     Progress
+	steps      int
+}
+
+// Option configures a Runner.
+type Option func(*Runner)
+
+// WithSeed overrides the scenario's seed.
+func WithSeed(seed int64) Option { return func(r *Runner) { r.seed = seed } }
+
+// WithPacing sets the pacing mode (default Strict).
+func WithPacing(p Pacing) Option { return func(r *Runner) { r.pacing = p } }
+
+// WithProgress receives progress after every simulated instant.
+func WithProgress(f func(Progress)) Option { return func(r *Runner) { r.progress = f } }
+
+// WithEventLog writes every event, with simulated and wall time, to w.
+func WithEventLog(w io.Writer) Option { return func(r *Runner) { r.events = record.NewWriter(w) } }
+
+// WithDecisionLog writes the decisions, simulated time only, to w.
+func WithDecisionLog(w io.Writer) Option {
+	return func(r *Runner) { r.decisions = record.NewWriter(w) }
+}
+
+// New prepares a run of s on t. clock must be the clock the target's
+// kueue-sim controllers stamp status with.
+func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *Runner {
+	r := &Runner{s: s, seed: *s.Seed, t: t, clock: clock, pacing: Strict,
+		lastSecond: map[string]time.Time{}, lqToCQ: map[string]string{}, cohortOf: map[string]string{}, priorities: map[string]int32{}}
+	for _, o := range opts {
+		o(r)
+	}
+	for _, team := range s.Teams {
+		for _, lq := range team.LocalQueues {
+			r.lqToCQ[team.Namespace+"/"+lq.Name] = lq.ClusterQueue
+		}
+	}
+	for _, cq := range s.Queues.ClusterQueues {
+		r.cohortOf[cq.Name] = cq.Cohort
+	}
+	for _, pc := range s.Queues.PriorityClasses {
+		r.priorities[pc.Name] = pc.Value
+	}
+	r.obs = newObserver(clock, t.Cache, s)
+	r.settle = newSettler(t.Cache, t.Client)
+	return r
+}
+
+// Run replays the scenario. On ctx's end it returns what was recorded so
+// far with ctx's error.
+func (r *Runner) Run(ctx context.Context) (*Result, error) {
+	began := time.Now()
+	res := &Result{Seed: r.seed}
+	defer func() { res.Wall = time.Since(began) }()
+	if err := r.obs.watch(ctx, r.t.Cache); err != nil {
+		return res, err
+	}
+	if err := r.setUp(ctx); err != nil {
+		return res, err
+	}
+	arrivals, err := Plan(r.s, r.seed)
+	if err != nil {
+		return res, err
+	}
+	for i := range arrivals {
+		r.queue.push(&item{at: arrivals[i].At, act: actArrive, arrival: &arrivals[i]})
+	}
+	r.counts.End = r.planEnd(arrivals)
+	if err := r.write([]record.Event{r.header()}); err != nil {
+		return res, err
+	}
+
+	var runErr error
+	for !r.queue.empty() {
+		t := r.queue.next()
+		if r.s.End != nil && t > r.s.End.Duration {
+			break
+		}
+		if runErr = r.step(ctx, t); runErr != nil {
+			break
+		}
+	}
+	if runErr == nil && r.s.End != nil {
+		r.clock.Set(r.s.End.Duration)
+	}
+	end := record.Event{T: record.Duration(r.clock.Elapsed()), Type: record.TypeEnd}
+	if runErr != nil {
+		end.Reason, end.Message = "Interrupted", runErr.Error()
+	}
+	if err := r.write([]record.Event{end}); err != nil && runErr == nil {
+		runErr = err
+	}
+	res.Run = record.Build(r.all)
+	res.Steps = r.steps
+	if runErr == nil {
+		res.Expectations = expect.Evaluate(r.s, res.Run)
+	}
+	return res, runErr
+}
+
+// step applies the actions due at t, waits for the control plane to
+// settle, and records what it did.
+func (r *Runner) step(ctx context.Context, t time.Duration) error {
+	r.clock.Set(t)
+	r.steps++
+	for _, it := range r.queue.popAt(t) {
+		if err := r.apply(ctx, it); err != nil {
+			return err
+		}
+	}
+	busy, err := r.settle.wait(ctx)
+	if err != nil {
+		return err
+	}
+	var extra []record.Event
+	if busy != "" {
+		extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "NotSettled",
+			Message: fmt.Sprintf("the control plane was still busy after %s (%s); results of this step may depend on machine speed", settleTimeout, busy)})
+	}
+	return r.endStep(extra)
+}
+
+func (r *Runner) apply(ctx context.Context, it *item) error {
+	switch it.act {
+	case actArrive:
+		return r.arrive(ctx, it.arrival)
+	case actFinish:
+		if it.st.generation != it.generation || it.st.finished || it.st.deleted {
+			return nil // preempted or gone since: this run's end is void
+		}
+		return r.finish(ctx, it.st)
+	case actDelete:
+		return r.remove(ctx, it.st)
+	}
+	return nil
+}
+
+func (r *Runner) arrive(ctx context.Context, a *Arrival) error {
+	obj, err := WorkloadObject(*a, r.priorities)
+	if err != nil {
+		return err
+	}
+	cq := r.lqToCQ[a.Team.Namespace+"/"+a.Stream.Queue]
+	if hp := r.profileQueue(a.Stream.HardwareProfile); hp != "" {
+		cq = r.lqToCQ[a.Team.Namespace+"/"+hp]
+	}
+	domain := fmt.Sprintf("%s|%d", r.orderingRoot(cq), r.priorities[a.Stream.PriorityClass])
+	if err := r.pace(ctx, domain); err != nil {
+		return err
+	}
+	st := r.obs.track(*a, a.Team.Namespace+"/"+a.Name, cq, domain)
+	requests := map[string]float64{}
+	for res, q := range a.Stream.Requests {
+		requests[string(res)] = q.AsApproximateFloat64() * float64(PodCount(a.Stream))
+	}
+	r.obs.mu.Lock()
+	r.obs.emit(st, record.Event{Type: record.TypeArrived, ClusterQueue: cq, Priority: r.priorities[a.Stream.PriorityClass],
+		Requests: requests, Pods: PodCount(a.Stream)})
+	r.obs.mu.Unlock()
+	r.counts.Arrived++
+
+	if err := r.t.Client.Create(ctx, obj); err != nil {
+		if apierrors.IsForbidden(err) || apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
+			r.obs.mu.Lock()
+			st.refused = true
+			r.obs.emit(st, record.Event{Type: record.TypeRefused, Reason: string(apierrors.ReasonForError(err)), Message: err.Error()})
+			r.obs.mu.Unlock()
+			return nil
+		}
+		return fmt.Errorf("submitting %s %s: %w", a.Stream.Kind, st.key, err)
+	}
+	if a.Stream.RunUntil != nil && a.Stream.RunUntil.Duration > a.At {
+		r.queue.push(&item{at: a.Stream.RunUntil.Duration, act: actDelete, st: st})
+	}
+	if r.pacing == Strict && r.queued(a) {
+		return r.awaitWorkload(ctx, st, domain)
+	}
+	return nil
+}
+
+// queued tells whether Kueue will make a Workload for the arrival.
+func (r *Runner) queued(a *Arrival) bool {
+	return (a.Stream.Queue != "" || a.Stream.HardwareProfile != "") && !a.Team.Unmanaged
+}
+
+func (r *Runner) profileQueue(name string) string {
+	for _, hp := range r.s.Queues.HardwareProfiles {
+		if hp.Name == name {
+			return hp.LocalQueue
+		}
+	}
+	return ""
+}
+
+// orderingRoot is the cohort tree root of a ClusterQueue, or the
+// ClusterQueue itself: workloads in one root compete in one order.
+func (r *Runner) orderingRoot(cq string) string {
+	cohort := r.cohortOf[cq]
+	if cohort == "" {
+		return "cq/" + cq
+	}
+	parents := map[string]string{}
+	for _, c := range r.s.Queues.Cohorts {
+		parents[c.Name] = c.Parent
+	}
+	for seen := 0; parents[cohort] != "" && seen < len(parents); seen++ {
+		cohort = parents[cohort]
+	}
+	return "cohort/" + cohort
+}
+
+// finish ends a workload's run: its pods succeed (or fail), a long-running
+// workload is deleted, a raw Workload is marked Finished.
+func (r *Runner) finish(ctx context.Context, st *wlState) error {
+	switch st.arrival.Stream.Kind {
+	case scenarios.KindWorkload:
+		return r.finishWorkload(ctx, st)
+	case scenarios.KindNotebook, scenarios.KindInferenceService, scenarios.KindRayCluster:
+		return r.remove(ctx, st)
+	}
+	phase := corev1.PodSucceeded
+	if st.arrival.Stream.Fail {
+		phase = corev1.PodFailed
+	}
+	var pods corev1.PodList
+	if err := r.t.Cache.List(ctx, &pods, client.InNamespace(st.arrival.Team.Namespace),
+		client.MatchingLabels{WorkloadLabel: st.arrival.Name}); err != nil {
+		return fmt.Errorf("listing pods of %s: %w", st.key, err)
+	}
+	sort.Slice(pods.Items, func(i, j int) bool { return pods.Items[i].Name < pods.Items[j].Name })
+	for _, p := range pods.Items {
+		if p.Status.Phase != corev1.PodRunning || p.DeletionTimestamp != nil {
+			continue
+		}
+		if err := r.t.FinishPod(ctx, client.ObjectKeyFromObject(&p), phase); err != nil {
+			return fmt.Errorf("ending %s: %w", st.key, err)
+		}
+	}
+	return nil
+}
+
+func (r *Runner) finishWorkload(ctx context.Context, st *wlState) error {
+	var wl kueue.Workload
+	key := client.ObjectKey{Namespace: st.arrival.Team.Namespace, Name: st.arrival.Name}
+	if err := r.t.Client.Get(ctx, key, &wl); err != nil {
+		return fmt.Errorf("ending %s: %w", st.key, err)
+	}
+	reason, msg := kueue.WorkloadFinishedReasonSucceeded, "kueue-sim: the simulated run ended"
+	if st.arrival.Stream.Fail {
+		reason = kueue.WorkloadFinishedReasonFailed
+	}
+	apimeta.SetStatusCondition(&wl.Status.Conditions, metav1.Condition{
+		Type: kueue.WorkloadFinished, Status: metav1.ConditionTrue, Reason: reason, Message: msg,
+		LastTransitionTime: metav1.NewTime(time.Now()),
+	})
+	if err := r.t.Client.Status().Update(ctx, &wl); err != nil {
+		return fmt.Errorf("ending %s: %w", st.key, err)
+	}
+	return nil
+}
+
+func (r *Runner) remove(ctx context.Context, st *wlState) error {
+	if st.deleted || st.refused {
+		return nil
+	}
+	obj, err := WorkloadObject(st.arrival, r.priorities)
+	if err != nil {
+		return err
+	}
+	if err := r.t.Client.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("deleting %s: %w", st.key, err)
+	}
+	r.obs.mu.Lock()
+	st.deleted = true
+	r.obs.emit(st, record.Event{Type: record.TypeDeleted})
+	r.obs.mu.Unlock()
+	return nil
+}
+
+// endStep records the step's observations, notices workloads that started
+// or stopped running, and schedules the ends of runs.
+func (r *Runner) endStep(extra []record.Event) error {
+	r.obs.mu.Lock()
+	evs := append(r.obs.buf, extra...)
+	r.obs.buf = nil
+	keys := make([]string, 0, len(r.obs.workloads))
+	for k := range r.obs.workloads {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	now := r.clock.Elapsed()
+	pending := 0
+	for _, k := range keys {
+		st := r.obs.workloads[k]
+		running := r.isRunning(st)
+		switch {
+		case running && !st.running:
+			st.running = true
+			r.obs.emit(st, record.Event{Type: record.TypeRunning})
+			if d := st.arrival.Duration; d > 0 {
+				r.queue.push(&item{at: now + d, act: actFinish, st: st, generation: st.generation})
+			}
+		case !running && st.running && !st.finished && !st.deleted:
+			st.running = false
+			st.generation++
+		}
+		if !st.refused && !st.admitted && !st.finished && !st.deleted && !st.running {
+			pending++
+		}
+	}
+	evs = append(evs, r.obs.buf...)
+	r.obs.buf = nil
+	r.obs.mu.Unlock()
+
+	for i := range evs {
+		r.tally(evs[i])
+		if evs[i].T == 0 && evs[i].Type == record.TypeWarning {
+			evs[i].T = record.Duration(now)
+		}
+	}
+	r.counts.Sim, r.counts.Pending = now, pending
+	if err := r.write(evs); err != nil {
+		return err
+	}
+	if r.progress != nil {
+		r.progress(r.counts)
+	}
+	return nil
+}
+
+func (r *Runner) isRunning(st *wlState) bool {
+	if st.refused || st.finished || st.deleted {
+		return false
+	}
+	if st.arrival.Stream.Kind == scenarios.KindWorkload {
+		return st.admitted
+	}
+	if r.queued(&st.arrival) && !st.admitted {
+		return false
+	}
+	return len(st.runningPods) >= PodCount(st.arrival.Stream)
+}
+
+func (r *Runner) tally(e record.Event) {
+	switch e.Type {
+	case record.TypeAdmitted:
+		r.counts.Admitted++
+	case record.TypeFinished:
+		r.counts.Finished++
+	case record.TypeRefused:
+		r.counts.Refused++
+	case record.TypePreempted:
+		r.counts.Preempted++
+	}
+}
+
+// write appends events to the logs: all of them to the event log, the
+// decisions in deterministic order and without wall-clock fields to the
+// decision log.
+func (r *Runner) write(evs []record.Event) error {
+	r.all = append(r.all, evs...)
+	var errs []error
+	if r.events != nil {
+		for _, e := range evs {
+			errs = append(errs, r.events.Write(e))
+		}
+		errs = append(errs, r.events.Flush())
+	}
+	if r.decisions != nil {
+		var ds []record.Event
+		for _, e := range evs {
+			if record.IsDecision(e.Type) {
+				ds = append(ds, record.Decision(e))
+			}
+		}
+		record.SortStep(ds)
+		for _, e := range ds {
+			errs = append(errs, r.decisions.Write(e))
+		}
+		errs = append(errs, r.decisions.Flush())
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("writing the run's logs: %w", err)
+	}
+	return nil
+}
+
+// planEnd is the simulated time the progress bar runs to.
+func (r *Runner) planEnd(arrivals []Arrival) time.Duration {
+	if r.s.End != nil {
+		return r.s.End.Duration
+	}
+	var end time.Duration
+	for _, a := range arrivals {
+		if t := a.At + a.Duration; t > end {
+			end = t
+		}
+	}
+	return end
+}
+

@@ -1,0 +1,195 @@
+package expect
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/record"
+)
+
+// Result is one expectation's outcome.
+type Result struct {
+	Name    string `json:"name"`
+	Check   string `json:"check"`
+	Passed  bool   `json:"passed"`
+	Message string `json:"message"`
+}
+
+// maxListed bounds how many offending workloads a message names.
+const maxListed = 5
+
+// Evaluate checks every expectation of s on run.
+func Evaluate(s *scenarios.Scenario, run *record.Run) []Result {
+	out := make([]Result, 0, len(s.Expectations))
+	for _, e := range s.Expectations {
+		var r Result
+		switch {
+		case e.NoEviction != nil:
+			r = noEviction(run, e.NoEviction)
+		case e.PlacementMatchesFlavor != nil:
+			r = placement(run)
+		case e.FairShare != nil:
+			r = fairShare(run, e.FairShare)
+		case e.QueueWait != nil:
+			r = queueWait(run, e.QueueWait)
+		case e.Utilization != nil:
+			r = utilization(run, e.Utilization)
+		case e.Counts != nil:
+			r = counts(run, e.Counts)
+		}
+		r.Name = e.Name
+		out = append(out, r)
+	}
+	return out
+}
+
+func noEviction(run *record.Run, c *scenarios.NoEviction) Result {
+	kinds := map[string]bool{}
+	for _, k := range c.Kinds {
+		kinds[string(k)] = true
+	}
+	var bad []string
+	checked := 0
+	for _, w := range run.Workloads {
+		if len(kinds) > 0 && !kinds[w.Kind] {
+			continue
+		}
+		checked++
+		for _, e := range append(append([]record.Event{}, w.Preemptions...), w.Evictions...) {
+			bad = append(bad, fmt.Sprintf("%s %s %s at %s (%s)", w.Kind, w.Name, strings.ToLower(e.Type), e.T.D(), e.Reason))
+		}
+	}
+	sort.Strings(bad)
+	if len(bad) > 0 {
+		return Result{Check: "noEviction", Message: fmt.Sprintf("%d evictions: %s", len(bad), list(bad))}
+	}
+	return Result{Check: "noEviction", Passed: true, Message: fmt.Sprintf("none of %d workloads evicted", checked)}
+}
+
+func placement(run *record.Run) Result {
+	var bad []string
+	n := 0
+	for _, w := range run.Workloads {
+		for _, p := range w.Placements {
+			if p.FlavorMatch == nil {
+				continue
+			}
+			n++
+			if !*p.FlavorMatch {
+				bad = append(bad, fmt.Sprintf("pod %s of %s on node %s (pool %s): %s", p.Pod, w.Name, p.Node, p.Pool, p.Message))
+			}
+		}
+	}
+	if len(bad) > 0 {
+		return Result{Check: "placementMatchesFlavor", Message: fmt.Sprintf("%d of %d pods off their flavor's nodes: %s", len(bad), n, list(bad))}
+	}
+	if n == 0 {
+		return Result{Check: "placementMatchesFlavor", Message: "no pod was placed: nothing to check (a run that places no pods cannot show placement is right)"}
+	}
+	return Result{Check: "placementMatchesFlavor", Passed: true, Message: fmt.Sprintf("all %d pods on nodes of their flavor", n)}
+}
+
+func queueWait(run *record.Run, q *scenarios.QueueWait) Result {
+	var waits []float64
+	var names []string
+	for _, w := range run.Workloads {
+		if (q.Team != "" && w.Team != q.Team) || (q.Stream != "" && w.Stream != q.Stream) || w.Refused != nil {
+			continue
+		}
+		end := run.End
+		if w.Admitted() {
+			end = w.Admissions[0].T.D()
+		}
+		waits = append(waits, (end - w.Arrived).Seconds())
+		names = append(names, w.Name)
+	}
+	if len(waits) == 0 {
+		return Result{Check: "queueWait", Message: "no workload matched: nothing to check"}
+	}
+	idx := make([]int, len(waits))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return waits[idx[a]] < waits[idx[b]] })
+	sorted := make([]float64, len(waits))
+	for i, j := range idx {
+		sorted[i] = waits[j]
+	}
+	p := stat.Quantile(q.Percentile/100, stat.Empirical, sorted, nil)
+	got := time.Duration(p * float64(time.Second))
+	msg := fmt.Sprintf("p%g queue wait %s over %d workloads (max allowed %s)", q.Percentile, got, len(waits), q.Max.Duration)
+	if got > q.Max.Duration {
+		var worst []string
+		for i := len(idx) - 1; i >= 0 && len(worst) < maxListed; i-- {
+			worst = append(worst, fmt.Sprintf("%s waited %s", names[idx[i]], time.Duration(waits[idx[i]]*float64(time.Second))))
+		}
+		return Result{Check: "queueWait", Message: msg + "; longest: " + strings.Join(worst, ", ")}
+	}
+	return Result{Check: "queueWait", Passed: true, Message: msg}
+}
+
+func utilization(run *record.Run, u *scenarios.Utilization) Result {
+	capacity := run.Capacity[u.Flavor][string(u.Resource)]
+	if capacity == 0 || run.End == 0 {
+		return Result{Check: "utilization", Message: fmt.Sprintf("flavor %s has no %s capacity or the run lasted no time", u.Flavor, u.Resource)}
+	}
+	used := 0.0
+	for _, h := range run.Holdings() {
+		used += h.Usage[u.Flavor][string(u.Resource)] * (h.To - h.From).Seconds()
+	}
+	got := used / (capacity * run.End.Seconds())
+	msg := fmt.Sprintf("%s of flavor %s %.1f%% used over %s (%.1f of %.0f %s-hours; min %.1f%%)",
+		u.Resource, u.Flavor, 100*got, run.End, used/3600, capacity*run.End.Hours(), u.Resource, 100*u.Min)
+	return Result{Check: "utilization", Passed: got >= u.Min, Message: msg}
+}
+
+func counts(run *record.Run, c *scenarios.Counts) Result {
+	var admitted, refused, preempted, finished int32
+	total := 0
+	for _, w := range run.Workloads {
+		if w.Stream != c.Stream {
+			continue
+		}
+		total++
+		if w.Admitted() {
+			admitted++
+		}
+		if w.Refused != nil {
+			refused++
+		}
+		if len(w.Preemptions) > 0 {
+			preempted++
+		}
+		if w.Finished != nil {
+			finished++
+		}
+	}
+	var bad []string
+	check := func(name string, want *int32, got int32) {
+		if want != nil && *want != got {
+			bad = append(bad, fmt.Sprintf("%s %d, want %d", name, got, *want))
+		}
+	}
+	check("admitted", c.Admitted, admitted)
+	check("refused", c.Refused, refused)
+	check("preempted", c.Preempted, preempted)
+	check("finished", c.Finished, finished)
+	summary := fmt.Sprintf("stream %s: %d workloads, %d admitted, %d refused, %d preempted, %d finished",
+		c.Stream, total, admitted, refused, preempted, finished)
+	if len(bad) > 0 {
+		return Result{Check: "counts", Message: summary + ": " + strings.Join(bad, "; ")}
+	}
+	return Result{Check: "counts", Passed: true, Message: summary}
+}
+
+func list(items []string) string {
+	if len(items) <= maxListed {
+		return strings.Join(items, "; ")
+	}
+	return strings.Join(items[:maxListed], "; ") + fmt.Sprintf("; and %d more", len(items)-maxListed)
+}

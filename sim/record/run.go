@@ -1,0 +1,147 @@
+package record
+
+import (
+	"sort"
+	"time"
+)
+
+// Run is what a log says about a run.
+type Run struct {
+	Scenario string
+	Seed     int64
+	Pacing   string
+	Capacity map[string]map[string]float64
+	Quotas   map[string]map[string]map[string]float64
+	Cohorts  map[string]string
+	Weights  map[string]float64
+	// End is the simulated time of the last event.
+	End       time.Duration
+	Workloads []*Workload
+	Warnings  []Event
+}
+
+// Workload is one submitted workload's timeline.
+type Workload struct {
+	Name, Stream, Team, Kind string
+	// ClusterQueue is where the workload's LocalQueue points.
+	ClusterQueue string
+	Priority     int32
+	Requests                 map[string]float64
+	Pods                     int
+	Arrived                  time.Duration
+	Refused                  *Event
+	Admissions               []Event
+	Preemptions              []Event
+	Evictions                []Event // other than preemption
+	Placements               []Event
+	Running                  []time.Duration
+	Finished                 *Event
+	Deleted                  *time.Duration
+	// LastPending is Kueue's latest reason for not admitting it.
+	LastPending *Event
+}
+
+// Admitted tells whether the workload was ever admitted.
+func (w *Workload) Admitted() bool { return len(w.Admissions) > 0 }
+
+// Build derives a Run from an event log.
+func Build(events []Event) *Run {
+	r := &Run{}
+	byName := map[string]*Workload{}
+	get := func(e Event) *Workload {
+		w := byName[e.Workload]
+		if w == nil {
+			w = &Workload{Name: e.Workload, Stream: e.Stream, Team: e.Team, Kind: e.Kind}
+			byName[e.Workload] = w
+			r.Workloads = append(r.Workloads, w)
+		}
+		return w
+	}
+	for _, e := range events {
+		if t := e.T.D(); t > r.End {
+			r.End = t
+		}
+		switch e.Type {
+		case TypeRun:
+			r.Scenario, r.Pacing = e.Scenario, e.Pacing
+			if e.Seed != nil {
+				r.Seed = *e.Seed
+			}
+			r.Capacity, r.Quotas, r.Cohorts, r.Weights = e.Capacity, e.Quotas, e.Cohorts, e.Weights
+		case TypeArrived:
+			w := get(e)
+			w.Arrived, w.Requests, w.Pods, w.Priority, w.ClusterQueue = e.T.D(), e.Requests, e.Pods, e.Priority, e.ClusterQueue
+		case TypeRefused:
+			e := e
+			get(e).Refused = &e
+		case TypeAdmitted:
+			w := get(e)
+			w.Admissions = append(w.Admissions, e)
+		case TypePreempted:
+			w := get(e)
+			w.Preemptions = append(w.Preemptions, e)
+		case TypeEvicted:
+			w := get(e)
+			w.Evictions = append(w.Evictions, e)
+		case TypePlaced:
+			w := get(e)
+			w.Placements = append(w.Placements, e)
+		case TypeRunning:
+			w := get(e)
+			w.Running = append(w.Running, e.T.D())
+		case TypeFinished:
+			e := e
+			get(e).Finished = &e
+		case TypeDeleted:
+			t := e.T.D()
+			get(e).Deleted = &t
+		case TypePending:
+			e := e
+			get(e).LastPending = &e
+		case TypeWarning:
+			r.Warnings = append(r.Warnings, e)
+		}
+	}
+	sort.SliceStable(r.Workloads, func(i, j int) bool { return r.Workloads[i].Name < r.Workloads[j].Name })
+	return r
+}
+
+// Interval is a span of simulated time during which a workload held quota.
+type Interval struct {
+	From, To time.Duration
+	Usage    map[string]map[string]float64 // flavor → resource → amount
+	Workload *Workload
+}
+
+// Holdings lists, for every admission, the span until the workload was
+// preempted, evicted, finished, deleted or the run ended.
+func (r *Run) Holdings() []Interval {
+	var out []Interval
+	for _, w := range r.Workloads {
+		var ends []time.Duration
+		for _, e := range w.Preemptions {
+			ends = append(ends, e.T.D())
+		}
+		for _, e := range w.Evictions {
+			ends = append(ends, e.T.D())
+		}
+		if w.Finished != nil {
+			ends = append(ends, w.Finished.T.D())
+		}
+		if w.Deleted != nil {
+			ends = append(ends, *w.Deleted)
+		}
+		sort.Slice(ends, func(i, j int) bool { return ends[i] < ends[j] })
+		for _, a := range w.Admissions {
+			to := r.End
+			for _, e := range ends {
+				if e >= a.T.D() {
+					to = e
+					break
+				}
+			}
+			out = append(out, Interval{From: a.T.D(), To: to, Usage: a.Usage, Workload: w})
+		}
+	}
+	return out
+}
