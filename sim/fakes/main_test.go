@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	utiltesting "sigs.k8s.io/kueue/pkg/util/testing/v1beta2"
@@ -97,9 +99,9 @@ func noWorkloads(ctx context.Context, ns, owner string) error {
 	return nil
 }
 
-// runningOn checks that obj has want pods, all Running on nodes labelled
-// with GPU product, and returns them.
-func runningOn(ctx context.Context, obj client.Object, want int, product string) ([]corev1.Pod, error) {
+// running checks that obj has want pods, all Running, and returns them in
+// PodsOf's order.
+func running(ctx context.Context, obj client.Object, want int) ([]corev1.Pod, error) {
 	pods, err := fakes.PodsOf(ctx, cp.Client, obj)
 	if err != nil {
 		return nil, err
@@ -111,15 +113,49 @@ func runningOn(ctx context.Context, obj client.Object, want int, product string)
 		if p.Status.Phase != corev1.PodRunning {
 			return nil, fmt.Errorf("pod %s is %q, not Running", p.Name, p.Status.Phase)
 		}
-		var node corev1.Node
-		if err := cp.Client.Get(ctx, types.NamespacedName{Name: p.Spec.NodeName}, &node); err != nil {
-			return nil, err
-		}
-		if got := node.Labels[nodes.GPUProductLabel]; got != product {
-			return nil, fmt.Errorf("pod %s runs on node %s with %s=%q, want %q", p.Name, node.Name, nodes.GPUProductLabel, got, product)
-		}
 	}
 	return pods, nil
+}
+
+// onProduct checks that pods run on nodes labelled with GPU product.
+func onProduct(ctx context.Context, pods []corev1.Pod, product string) error {
+	for _, p := range pods {
+		var node corev1.Node
+		if err := cp.Client.Get(ctx, types.NamespacedName{Name: p.Spec.NodeName}, &node); err != nil {
+			return err
+		}
+		if got := node.Labels[nodes.GPUProductLabel]; got != product {
+			return fmt.Errorf("pod %s runs on node %s with %s=%q, want %q", p.Name, node.Name, nodes.GPUProductLabel, got, product)
+		}
+	}
+	return nil
+}
+
+// runningOn checks that obj has want pods, all Running on nodes labelled
+// with GPU product, and returns them.
+func runningOn(ctx context.Context, obj client.Object, want int, product string) ([]corev1.Pod, error) {
+	pods, err := running(ctx, obj, want)
+	if err != nil {
+		return nil, err
+	}
+	return pods, onProduct(ctx, pods, product)
+}
+
+// setActive sets spec.active of owner's one Workload: Kueue evicts an
+// inactive Workload and suspends its job.
+func setActive(t *testing.T, ns, owner string, active bool) {
+	t.Helper()
+	Eventually(t, 10*time.Second, func(ctx context.Context) error {
+		wls, err := workloadsOf(ctx, ns, owner)
+		if err != nil {
+			return err
+		}
+		if len(wls) != 1 {
+			return fmt.Errorf("%d Workloads for %s/%s, want 1", len(wls), ns, owner)
+		}
+		wls[0].Spec.Active = ptr.To(active)
+		return cp.Client.Update(ctx, &wls[0])
+	})
 }
 
 // finish ends pods with phase through the fake kubelet.
