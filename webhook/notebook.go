@@ -19,9 +19,12 @@ func ValidateNotebookQueue(w *Workload, s Scope, lq *kueue.LocalQueue, cq *kueue
 	if w.Kind != Notebook.Kind || !s.Enforced() || w.Deleting || q == "" {
 		return nil
 	}
-	fix := fmt.Sprintf("To fix: name a LocalQueue whose ClusterQueue has preemption.withinClusterQueue Never and preemption.reclaimWithinCohort Never "+
-		"and cannot borrow where another ClusterQueue reclaims (out of the box, the platform's default LocalQueue %q leads to such a ClusterQueue; "+
-		"`kubectl get localqueues -n %s` lists the LocalQueues)", s.DefaultLocalQueue, w.Namespace)
+	fix := "To fix: name a LocalQueue whose ClusterQueue has preemption.withinClusterQueue Never and preemption.reclaimWithinCohort Never " +
+		"and cannot borrow where another ClusterQueue reclaims ("
+	if q != s.DefaultLocalQueue {
+		fix += fmt.Sprintf("out of the box, the platform's default LocalQueue %q leads to such a ClusterQueue; ", s.DefaultLocalQueue)
+	}
+	fix += fmt.Sprintf("`kubectl get localqueues -n %s` lists the LocalQueues)", w.Namespace)
 	why := "Notebooks are interactive and must not be preempted"
 	switch {
 	case lq == nil:
