@@ -115,6 +115,12 @@ func warningClient(t *testing.T) (client.Client, *warnings) {
 	return c, w
 }
 
+// withName sets obj's name (for get).
+func withName[T client.Object](obj T, name string) T {
+	obj.SetName(name)
+	return obj
+}
+
 // get re-reads obj.
 func get(t *testing.T, obj client.Object) {
 	t.Helper()
