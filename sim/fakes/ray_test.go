@@ -113,3 +113,37 @@ func TestRayClusterRunsUntilSuspendedOrDeleted(t *testing.T) {
 	}
 	Eventually(t, 30*time.Second, func(ctx context.Context) error { return noWorkloads(ctx, ns, rc.Name) })
 }
+
+func TestRayJobIsSuspendedAndRunsAgain(t *testing.T) {
+	ns := gpuQueue(t, A100, "8")
+	job := testingrayjob.MakeJob("again", ns).Queue("lq").
+		Image(rayv1.HeadNode, "rayproject/ray").Image(rayv1.WorkerNode, "rayproject/ray").
+		RequestAndLimit(rayv1.WorkerNode, gpu, "1").
+		Obj()
+	Create(t, cp.Client, job)
+	runs := func(ctx context.Context) error {
+		if err := get(ctx, job); err != nil {
+			return err
+		}
+		if job.Status.JobDeploymentStatus != rayv1.JobDeploymentStatusRunning {
+			return fmt.Errorf("RayJob is %q, want Running", job.Status.JobDeploymentStatus)
+		}
+		_, err := running(ctx, job, 3)
+		return err
+	}
+	Eventually(t, 30*time.Second, runs)
+
+	setActive(t, ns, job.Name, false)
+	Eventually(t, 30*time.Second, func(ctx context.Context) error {
+		if err := get(ctx, job); err != nil {
+			return err
+		}
+		if job.Status.JobDeploymentStatus != rayv1.JobDeploymentStatusSuspended || job.Status.RayClusterName != "" {
+			return fmt.Errorf("RayJob is %q with cluster %q, want Suspended without one", job.Status.JobDeploymentStatus, job.Status.RayClusterName)
+		}
+		_, err := running(ctx, job, 0)
+		return err
+	})
+	setActive(t, ns, job.Name, true)
+	Eventually(t, 30*time.Second, runs)
+}
