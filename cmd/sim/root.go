@@ -50,6 +50,7 @@ environment, which wins over the file.`,
 	root.PersistentFlags().IntVarP(&g.verbosity, "verbosity", "v", 0,
 		"log verbosity of the in-process controllers: 0 errors only, 1 info, 2+ debug")
 	root.AddCommand(newUpCmd(), newRunCmd(), newVersionCmd())
+	root.AddCommand(newLintCmd())
 	return root
 }
 
