@@ -103,20 +103,19 @@ func TestRayJobProgress(t *testing.T) {
 		Reason     rayv1.JobFailedReason
 	}
 	for _, tc := range []struct {
-		name         string
-		driver, head *corev1.Pod
-		want         result
+		name   string
+		driver *corev1.Pod
+		want   result
 	}{
-		{"no driver yet", nil, pod(corev1.PodRunning), result{rayv1.JobStatusPending, rayv1.JobDeploymentStatusRunning, ""}},
-		{"driver pending", pod(corev1.PodPending), pod(corev1.PodRunning), result{rayv1.JobStatusPending, rayv1.JobDeploymentStatusRunning, ""}},
-		{"driver running", pod(corev1.PodRunning), pod(corev1.PodRunning), result{rayv1.JobStatusRunning, rayv1.JobDeploymentStatusRunning, ""}},
-		{"driver succeeded", pod(corev1.PodSucceeded), pod(corev1.PodRunning), result{rayv1.JobStatusSucceeded, rayv1.JobDeploymentStatusComplete, ""}},
-		{"driver failed", pod(corev1.PodFailed), pod(corev1.PodRunning), result{rayv1.JobStatusFailed, rayv1.JobDeploymentStatusFailed, rayv1.AppFailed}},
-		{"head failed", pod(corev1.PodRunning), pod(corev1.PodFailed), result{rayv1.JobStatusFailed, rayv1.JobDeploymentStatusFailed, rayv1.AppFailed}},
+		{"no driver yet", nil, result{rayv1.JobStatusPending, rayv1.JobDeploymentStatusRunning, ""}},
+		{"driver pending", pod(corev1.PodPending), result{rayv1.JobStatusPending, rayv1.JobDeploymentStatusRunning, ""}},
+		{"driver running", pod(corev1.PodRunning), result{rayv1.JobStatusRunning, rayv1.JobDeploymentStatusRunning, ""}},
+		{"driver succeeded", pod(corev1.PodSucceeded), result{rayv1.JobStatusSucceeded, rayv1.JobDeploymentStatusComplete, ""}},
+		{"driver failed", pod(corev1.PodFailed), result{rayv1.JobStatusFailed, rayv1.JobDeploymentStatusFailed, rayv1.AppFailed}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := &rayv1.RayJobStatus{JobDeploymentStatus: rayv1.JobDeploymentStatusRunning}
-			rayJobProgress(st, "job", tc.driver, tc.head)
+			rayJobProgress(st, "job", tc.driver)
 			if diff := cmp.Diff(tc.want, result{st.JobStatus, st.JobDeploymentStatus, st.Reason}); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}

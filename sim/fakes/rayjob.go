@@ -29,7 +29,8 @@ import (
 // The Ray job's driver is the submitter pod in K8sJobMode and the head pod
 // otherwise (HTTPMode, SidecarMode; InteractiveMode is treated like
 // HTTPMode). When the driver ends the job is Complete with jobStatus
-// SUCCEEDED, or Failed with FAILED; a failed head fails it too. The cluster's
+// SUCCEEDED, or Failed with FAILED; other pods ending change nothing (KubeRay
+// would make them again, and the Ray job outlives a worker). The cluster's
 // pods are then deleted at once (Kueue requires shutdownAfterJobFinishes;
 // ttlSecondsAfterFinished is not waited for). A RayJob with a
 // clusterSelector runs on a cluster it does not own and is left alone, as
@@ -146,12 +147,11 @@ func (r *rayJobReconciler) run(ctx context.Context, job *rayv1.RayJob, st *rayv1
 		st.JobDeploymentStatus = rayv1.JobDeploymentStatusRunning
 	}
 	if st.JobDeploymentStatus == rayv1.JobDeploymentStatusRunning {
-		head := podByName(pods, rayutils.PodName(st.RayClusterName, rayv1.HeadNode, false))
-		driver := head
+		driver := podByName(pods, rayutils.PodName(st.RayClusterName, rayv1.HeadNode, false))
 		if job.Spec.SubmissionMode == rayv1.K8sJobMode {
 			driver = podByName(pods, submitterPodName(job.Name))
 		}
-		rayJobProgress(st, job.Name, driver, head)
+		rayJobProgress(st, job.Name, driver)
 		if rayv1.IsJobDeploymentTerminal(st.JobDeploymentStatus) {
 			if _, err := deletePods(ctx, r.client, pods, active); err != nil {
 				return err
@@ -162,15 +162,11 @@ func (r *rayJobReconciler) run(ctx context.Context, job *rayv1.RayJob, st *rayv1
 }
 
 // rayJobProgress sets jobStatus (what the Ray dashboard would report) from
-// the driver pod's phase, and ends the job when the driver ended or the head
-// failed.
-func rayJobProgress(st *rayv1.RayJobStatus, job string, driver, head *corev1.Pod) {
+// the driver pod's phase, and ends the job when the driver ended.
+func rayJobProgress(st *rayv1.RayJobStatus, job string, driver *corev1.Pod) {
 	phase := corev1.PodPending
 	if driver != nil {
 		phase = driver.Status.Phase
-	}
-	if head != nil && head.Status.Phase == corev1.PodFailed {
-		phase = corev1.PodFailed
 	}
 	switch phase {
 	case corev1.PodRunning:
