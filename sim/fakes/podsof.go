@@ -20,7 +20,8 @@ import (
 // pods come in the order in which finishing them one by one ends the parent
 // last: a PyTorchJob's workers before its master, a RayJob's workers, then
 // its head, then its submitter; otherwise by name. Pods being deleted are
-// left out.
+// left out. obj must be as read from the API server: the pods of a batch Job
+// and of the fakes' own kinds are matched by its UID.
 func PodsOf(ctx context.Context, c client.Client, obj client.Object) ([]corev1.Pod, error) {
 	gvk, err := apiutil.GVKForObject(obj, c.Scheme())
 	if err != nil {

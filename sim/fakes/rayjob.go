@@ -25,12 +25,15 @@ import (
 // spec.rayClusterSpec under the cluster name it reports in
 // status.rayClusterName, and the submitter's pod once that cluster is ready.
 // All carry ray.io/originated-from-cr-name and ray.io/originated-from-crd.
+// The cluster is named <rayjob>-<five characters> as KubeRay names it, but
+// the characters come from a hash of the RayJob's name, not from chance, so
+// that runs repeat; the submitter's pod is <rayjob>-submitter.
 //
 // The Ray job's driver is the submitter pod in K8sJobMode and the head pod
 // otherwise (HTTPMode, SidecarMode; InteractiveMode is treated like
 // HTTPMode). When the driver ends the job is Complete with jobStatus
-// SUCCEEDED, or Failed with FAILED; other pods ending change nothing (KubeRay
-// would make them again, and the Ray job outlives a worker). The cluster's
+// SUCCEEDED, or Failed with FAILED; other pods ending change nothing (a Ray
+// job outlives a lost worker; the fake does not replace it). The cluster's
 // pods are then deleted at once (Kueue requires shutdownAfterJobFinishes;
 // ttlSecondsAfterFinished is not waited for). A RayJob with a
 // clusterSelector runs on a cluster it does not own and is left alone, as
