@@ -88,7 +88,7 @@ func workload(ctx context.Context, f webhook.Facts, w webhook.Workload) ([]Findi
 	add(errs)
 	for _, msg := range warnings {
 		out = append(out, Finding{Rule: webhook.RuleHardwareProfile, Object: obj,
-			Message: "its labels disagree with its hardware profile, and its next update applies the profile: " + msg})
+			Message: "its labels disagree with its hardware profile, which sets them when a workload is created or changes profile: " + msg})
 	}
 	if errs, err = webhook.Validate(ctx, f, &w, nil); err != nil {
 		return nil, fmt.Errorf("checking %s: %w", obj, err)

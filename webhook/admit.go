@@ -9,11 +9,12 @@ import (
 
 // Default runs rule 2 on w, setting its labels from its hardware profile,
 // and returns the warnings. old is the object before an UPDATE, nil on
-// CREATE: on UPDATE a missing profile is an error only when w changed its
-// profile annotations, so that deleting a profile does not wedge the
-// workloads that used it. An error means a fact could not be read.
+// CREATE: on UPDATE the rule applies only when w changes its profile
+// annotations, so that editing or deleting a profile later neither relabels
+// running workloads (Kueue refuses a queue change on an admitted job) nor
+// wedges their updates. An error means a fact could not be read.
 func Default(ctx context.Context, f Facts, w, old *Workload) ([]string, field.ErrorList, error) {
-	if w.Deleting {
+	if w.Deleting || (old != nil && !profileChanged(old, w)) {
 		return nil, nil, nil
 	}
 	ns, name, ok := w.ProfileRef()
@@ -25,9 +26,6 @@ func Default(ctx context.Context, f Facts, w, old *Workload) ([]string, field.Er
 		return nil, nil, err
 	}
 	if p == nil {
-		if old != nil && !profileChanged(old, w) {
-			return nil, nil, nil
-		}
 		return nil, field.ErrorList{MissingHardwareProfile(w, ns, name)}, nil
 	}
 	return ApplyHardwareProfile(w, p), nil, nil

@@ -56,6 +56,16 @@ func TestDefaultThenValidate(t *testing.T) {
 			// admitted; here it reports rule 1 alone.
 			wantValidate: field.ErrorList{field.Required(queuePath, "").WithOrigin(RuleQueueLabel)},
 		},
+		"an update that leaves the profile alone is not relabelled": {
+			w:          workload("RayJob", map[string]string{QueueLabel: "mine"}, profileAnn("gpu")),
+			old:        workload("RayJob", map[string]string{QueueLabel: "default"}, profileAnn("gpu")),
+			wantLabels: map[string]string{QueueLabel: "mine"},
+		},
+		"an update that changes the profile is relabelled": {
+			w:          workload("Notebook", map[string]string{QueueLabel: "mine"}, profileAnn("gpu")),
+			old:        workload("Notebook", map[string]string{QueueLabel: "mine"}, nil),
+			wantLabels: map[string]string{QueueLabel: "default", PriorityClassLabel: "high"},
+		},
 		"a missing profile does not wedge updates that leave it alone": {
 			w:          workload("RayJob", map[string]string{QueueLabel: "default"}, profileAnn("gone")),
 			old:        workload("RayJob", map[string]string{QueueLabel: "default"}, profileAnn("gone")),

@@ -38,12 +38,11 @@
 //     can reclaim what it borrows. A LocalQueue or ClusterQueue that does not
 //     exist is refused too: nothing shows it is non-preemptive.
 //
-// Rules 1, 4 and (for Notebooks) 5 read only the object, the namespace and
-// the DataScienceCluster. On UPDATE, rules 3 to 5 and the missing-profile
-// error of rule 2 apply only when the object changes what they read (its
-// profile or accelerator annotation, its queue label): an object admitted
-// earlier is not wedged by a later change of a profile or ClusterQueue
-// (`sim lint` reports those). Objects being deleted are always allowed.
+// On UPDATE, rules 2 to 5 apply only when the object changes what they read
+// (its profile or accelerator annotation, its queue label): an object
+// admitted earlier is neither relabelled nor wedged by a later change of a
+// profile or ClusterQueue (`sim lint` reports those). Rule 1 applies to
+// every UPDATE. Objects being deleted are always allowed.
 //
 // Every webhook fails closed (failurePolicy Fail): while the handler cannot
 // be reached, affected objects are refused, never admitted unchecked.
