@@ -107,7 +107,6 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 		return withExitCode(2, err)
 	}
 	copts = append(copts, cluster.WithRunRoot(f.runRoot))
-	copts = append(copts, platformOptions(s)...)
 	began := time.Now()
 	cp, err := cluster.Start(ctx, copts...)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
 	"github.com/kueue-sim/kueue-sim/sim/nodes"
+	"github.com/kueue-sim/kueue-sim/sim/platform"
 	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
 
@@ -21,6 +22,7 @@ type upFlags struct {
 	nodesFile   string
 	kueueConfig string
 	runRoot     string
+	noOperator  bool
 }
 
 func newUpCmd() *cobra.Command {
@@ -51,6 +53,7 @@ Without --nodes: two such A100 nodes and two CPU nodes.`,
 	fl.StringVar(&f.kubeconfig, "write-kubeconfig", "", "where to write the admin kubeconfig (default: <user cache>/kueue-sim/kubeconfig)")
 	fl.StringVar(&f.nodesFile, "nodes", "", "node-pool file (YAML, see above)")
 	fl.StringVar(&f.kueueConfig, "kueue-config", "", "Kueue Configuration file (config.kueue.x-k8s.io/v1beta2): fair sharing, preemption, waitForPodsReady, integrations")
+	fl.BoolVar(&f.noOperator, "without-kueue-operator", false, "leave out the Red Hat build of Kueue operator's CRD (the platform then reports Kueue as not installed)")
 	fl.StringVar(&f.runRoot, "run-root", procs.DefaultRunRoot(), "folder for the run's files (etcd data, certificates, logs); removed on stop")
 	return cmd
 }
@@ -78,11 +81,12 @@ func runUp(cmd *cobra.Command, f *upFlags) error {
 
 	fmt.Fprintln(out, "starting kube-apiserver, etcd, kube-scheduler, kube-controller-manager and Kueue...")
 	began := time.Now()
-	cp, err := cluster.Start(ctx,
+	opts := append([]cluster.Option{
 		cluster.WithNodePools(pools...),
 		cluster.WithKueueConfigFile(f.kueueConfig),
 		cluster.WithRunRoot(f.runRoot),
-	)
+	}, platform.Options(platform.Settings{OperatorInstalled: !f.noOperator})...)
+	cp, err := cluster.Start(ctx, opts...)
 	if err != nil {
 		return fmt.Errorf("starting the control plane: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
@@ -39,7 +40,11 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options) error {
 
 	mgrCtx, cancel := context.WithCancel(context.Background())
 	cp.mgrCancel = cancel
-	if cp.Kueue, err = kueuesetup.Setup(mgrCtx, mgr, kcfg); err != nil {
+	var kopts []kueuesetup.Option
+	if _, real := o.clock.(clock.RealClock); !real {
+		kopts = append(kopts, kueuesetup.WithSchedulerClock(o.clock))
+	}
+	if cp.Kueue, err = kueuesetup.Setup(mgrCtx, mgr, kcfg, kopts...); err != nil {
 		return err
 	}
 	cp.Kubelet = kubelet.New(mgr.GetClient(), kubelet.WithClock(o.clock))

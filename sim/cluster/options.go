@@ -25,7 +25,7 @@ type options struct {
 	crds            []*apiextensionsv1.CustomResourceDefinition
 	mutating        []*admissionv1.MutatingWebhookConfiguration
 	validating      []*admissionv1.ValidatingWebhookConfiguration
-	clock           clock.PassiveClock
+	clock           clock.Clock
 	noKueueOperator bool
 }
 
@@ -78,5 +78,6 @@ func WithWebhooks(m []*admissionv1.MutatingWebhookConfiguration, v []*admissionv
 	}
 }
 
-// WithClock is the clock whose time the fake kubelet writes into pod status.
-func WithClock(c clock.PassiveClock) Option { return func(o *options) { o.clock = c } }
+// WithClock is the clock whose time the fake kubelet writes into pod status
+// and Kueue's scheduler into admissions and preemptions.
+func WithClock(c clock.Clock) Option { return func(o *options) { o.clock = c } }

@@ -11,15 +11,20 @@ import (
 // simulator writes (pod start and finish times).
 var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// VirtualClock is the only source of simulated time. It implements
-// clock.PassiveClock so that kueue-sim's own controllers (the fake kubelet
-// and operators) stamp status with simulated time.
+// VirtualClock is the only source of simulated time. kueue-sim's own
+// controllers (the fake kubelet and operators, the reconciler) stamp status
+// with it, and so does Kueue's scheduler: its admission and preemption
+// timestamps, which order preemption candidates, are then simulated times
+// rather than wall-clock seconds that tie at random. Timers and tickers
+// (clock.Clock's waiting half) run on the wall clock: nothing in simulated
+// time waits on them.
 type VirtualClock struct {
-	mu  sync.RWMutex
-	now time.Duration
+	clock.RealClock // timers, tickers and sleeps
+	mu              sync.RWMutex
+	now             time.Duration
 }
 
-var _ clock.PassiveClock = (*VirtualClock)(nil)
+var _ clock.Clock = (*VirtualClock)(nil)
 
 // Elapsed is the simulated time since the start of the run.
 func (c *VirtualClock) Elapsed() time.Duration {

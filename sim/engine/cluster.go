@@ -10,6 +10,7 @@ import (
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
+	"github.com/kueue-sim/kueue-sim/sim/platform"
 )
 
 // KueueConfig is the scenario's Kueue Configuration, as YAML, with the
@@ -38,17 +39,21 @@ func KueueConfig(s *scenarios.Scenario) ([]byte, error) {
 }
 
 // ClusterOptions are the control-plane options a scenario asks for: its
-// node pools, its Kueue configuration, and the virtual clock.
+// node pools, its Kueue configuration, the platform (reconciler, webhooks,
+// fake operators) and the virtual clock.
 func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Option, error) {
 	cfg, err := KueueConfig(s)
 	if err != nil {
 		return nil, err
 	}
-	return []cluster.Option{
+	opts := []cluster.Option{
 		cluster.WithNodePools(s.Cluster.NodePools...),
 		cluster.WithKueueConfig("scenario "+s.Name+" (cluster.kueue)", cfg),
 		cluster.WithClock(clock),
-	}, nil
+	}
+	return append(opts, platform.Options(platform.Settings{
+		OperatorInstalled: *s.Cluster.OpenShiftAI.OperatorInstalled, Clock: clock,
+	})...), nil
 }
 
 // EmbeddedTarget is the Target of an embedded control plane.

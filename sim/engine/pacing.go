@@ -11,15 +11,17 @@ import (
 const workloadWait = 10 * time.Second
 
 // pace delays a submission into an ordering domain until the wall-clock
-// second after the domain's latest Workload was created, when a workload of
-// that domain is still pending: Kueue orders equal-priority workloads by
-// creation time with one-second resolution, and breaks ties at random.
+// second after the domain's latest Workload was created: Kueue orders
+// equal-priority pending workloads by creation time with one-second
+// resolution and breaks ties at random, and any workload may be pending
+// later (when it is preempted), so every Workload of a domain gets its own
+// second.
 func (r *Runner) pace(ctx context.Context, domain string) error {
 	if r.pacing != Strict {
 		return nil
 	}
 	last, ok := r.lastSecond[domain]
-	if !ok || !r.pendingIn(domain) {
+	if !ok {
 		return nil
 	}
 	wait := time.Until(last.Add(time.Second))
@@ -32,17 +34,6 @@ func (r *Runner) pace(ctx context.Context, domain string) error {
 	case <-time.After(wait + 5*time.Millisecond):
 		return nil
 	}
-}
-
-func (r *Runner) pendingIn(domain string) bool {
-	r.obs.mu.Lock()
-	defer r.obs.mu.Unlock()
-	for _, st := range r.obs.workloads {
-		if st.domain == domain && !st.refused && !st.admitted && !st.finished && !st.deleted {
-			return true
-		}
-	}
-	return false
 }
 
 // awaitWorkload waits until Kueue has made the submitted object's Workload

@@ -18,6 +18,8 @@ import (
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/expect"
+	"github.com/kueue-sim/kueue-sim/sim/fakes"
+	"github.com/kueue-sim/kueue-sim/sim/kubelet"
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
@@ -312,17 +314,25 @@ func (r *Runner) finish(ctx context.Context, st *wlState) error {
 	if st.arrival.Stream.Fail {
 		phase = corev1.PodFailed
 	}
-	var pods corev1.PodList
-	if err := r.t.Cache.List(ctx, &pods, client.InNamespace(st.arrival.Team.Namespace),
-		client.MatchingLabels{WorkloadLabel: st.arrival.Name}); err != nil {
-		return fmt.Errorf("listing pods of %s: %w", st.key, err)
+	parent, err := WorkloadObject(st.arrival, r.priorities)
+	if err != nil {
+		return err
 	}
-	sort.Slice(pods.Items, func(i, j int) bool { return pods.Items[i].Name < pods.Items[j].Name })
-	for _, p := range pods.Items {
-		if p.Status.Phase != corev1.PodRunning || p.DeletionTimestamp != nil {
+	if err := r.t.Client.Get(ctx, client.ObjectKeyFromObject(parent), parent); err != nil {
+		return fmt.Errorf("ending %s: %w", st.key, err)
+	}
+	// In the order that ends the parent last (a RayJob's driver, a
+	// PyTorchJob's master); the parent's operator may delete the rest.
+	pods, err := fakes.PodsOf(ctx, r.t.Client, parent)
+	if err != nil {
+		return fmt.Errorf("ending %s: %w", st.key, err)
+	}
+	for _, p := range pods {
+		if p.Status.Phase != corev1.PodRunning {
 			continue
 		}
-		if err := r.t.FinishPod(ctx, client.ObjectKeyFromObject(&p), phase); err != nil {
+		err := r.t.FinishPod(ctx, client.ObjectKeyFromObject(&p), phase)
+		if err != nil && !apierrors.IsNotFound(err) && !errors.Is(err, kubelet.ErrNotRunning) {
 			return fmt.Errorf("ending %s: %w", st.key, err)
 		}
 	}
@@ -488,4 +498,3 @@ func (r *Runner) planEnd(arrivals []Arrival) time.Duration {
 	}
 	return end
 }
-

@@ -113,8 +113,14 @@ func WorkloadObject(a Arrival, priorities map[string]int32) (client.Object, erro
 	return nil, fmt.Errorf("building workload %s: unknown kind %q", a.Name, st.Kind)
 }
 
-// PodCount is the number of pods a running workload of the stream has.
-func PodCount(st *scenarios.Stream) int { return int(*st.Replicas) }
+// PodCount is the number of pods a running workload of the stream has: its
+// replicas, and for a RayJob the submitter pod KubeRay adds (K8sJobMode).
+func PodCount(st *scenarios.Stream) int {
+	if st.Kind == scenarios.KindRayJob {
+		return int(*st.Replicas) + 1
+	}
+	return int(*st.Replicas)
+}
 
 func rayCluster(replicas int32, tmpl func(string) corev1.PodTemplateSpec) *rayv1.RayClusterSpec {
 	head := tmpl("ray-head")

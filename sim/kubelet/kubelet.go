@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
@@ -104,6 +105,10 @@ func (k *Kubelet) start(ctx context.Context, pod *corev1.Pod) error {
 	return nil
 }
 
+// ErrNotRunning is returned by Finish for a pod that is not running (any
+// more): it ended, or is being deleted.
+var ErrNotRunning = errors.New("the pod is not running")
+
 // Finish ends a running pod: phase Succeeded (every container exited 0) or
 // Failed (exit code 1), as the kubelet reports containers that ran to
 // completion.
@@ -115,8 +120,8 @@ func (k *Kubelet) Finish(ctx context.Context, key types.NamespacedName, phase co
 	if err := k.client.Get(ctx, key, pod); err != nil {
 		return fmt.Errorf("finishing pod %s: %w", key, err)
 	}
-	if pod.Status.Phase != corev1.PodRunning {
-		return fmt.Errorf("finishing pod %s: it is %q, not Running", key, pod.Status.Phase)
+	if pod.Status.Phase != corev1.PodRunning || pod.DeletionTimestamp != nil {
+		return fmt.Errorf("finishing pod %s: it is %q: %w", key, pod.Status.Phase, ErrNotRunning)
 	}
 	now := metav1.NewTime(k.clock.Now())
 	code, reason := int32(0), "Completed"

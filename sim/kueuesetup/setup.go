@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/clock"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/discovery"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -29,6 +30,17 @@ import (
 	"sigs.k8s.io/kueue/pkg/webhooks"
 )
 
+// Option configures Setup.
+type Option func(*options)
+
+type options struct {
+	schedulerClock clock.Clock
+}
+
+// WithSchedulerClock makes Kueue's scheduler stamp admissions and
+// preemptions with c's time (the simulator's virtual clock).
+func WithSchedulerClock(c clock.Clock) Option { return func(o *options) { o.schedulerClock = c } }
+
 // Kueue is a Kueue wired into a manager. Its caches are readable, so the
 // simulator can tell when Kueue has nothing left to do.
 type Kueue struct {
@@ -47,7 +59,11 @@ var (
 // scheduler to mgr, configured by cfg (from LoadConfig). ctx bounds Kueue's
 // background goroutines; the manager must be started after Setup returns.
 // It may be called once per process.
-func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration) (*Kueue, error) {
+func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, opts ...Option) (*Kueue, error) {
+	o := options{}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	setupOnce.Lock()
 	defer setupOnce.Unlock()
 	if setupDone {
@@ -164,13 +180,18 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration) 
 	go queues.CleanUpOnContext(ctx)
 	go cCache.CleanUpOnContext(ctx)
 
-	sched := scheduler.New(queues, cCache, mgr.GetClient(),
-		mgr.GetEventRecorderFor(constants.AdmissionName),
+	schedOpts := []scheduler.Option{
 		scheduler.WithPodsReadyRequeuingTimestamp(podsReadyRequeuingTimestamp(cfg)),
 		scheduler.WithFairSharing(cfg.FairSharing),
 		scheduler.WithAdmissionFairSharing(cfg.AdmissionFairSharing),
 		scheduler.WithPreemptionExpectations(preemption),
-	)
+	}
+	if o.schedulerClock != nil {
+		// Kueue guards this option with a testing.TB it does not use.
+		schedOpts = append(schedOpts, scheduler.WithClock(nil, o.schedulerClock))
+	}
+	sched := scheduler.New(queues, cCache, mgr.GetClient(),
+		mgr.GetEventRecorderFor(constants.AdmissionName), schedOpts...)
 	if err := mgr.Add(sched); err != nil {
 		return nil, fmt.Errorf("adding Kueue's scheduler: %w", err)
 	}

@@ -26,17 +26,17 @@ type Workload struct {
 	// ClusterQueue is where the workload's LocalQueue points.
 	ClusterQueue string
 	Priority     int32
-	Requests                 map[string]float64
-	Pods                     int
-	Arrived                  time.Duration
-	Refused                  *Event
-	Admissions               []Event
-	Preemptions              []Event
-	Evictions                []Event // other than preemption
-	Placements               []Event
-	Running                  []time.Duration
-	Finished                 *Event
-	Deleted                  *time.Duration
+	Requests     map[string]float64
+	Pods         int
+	Arrived      time.Duration
+	Refused      *Event
+	Admissions   []Event
+	Preemptions  []Event
+	Evictions    []Event // other than preemption
+	Placements   []Event
+	Running      []time.Duration
+	Finished     *Event
+	Deleted      *time.Duration
 	// LastPending is Kueue's latest reason for not admitting it.
 	LastPending *Event
 }
