@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -48,8 +49,8 @@ environment, which wins over the file.`,
 	}
 	root.PersistentFlags().StringVar(&g.configFile, "config", "", "config file (YAML) with flag values")
 	root.PersistentFlags().IntVarP(&g.verbosity, "verbosity", "v", 0,
-		"log verbosity of the in-process controllers: 0 errors only, 1 info, 2+ debug")
-	root.AddCommand(newUpCmd(), newRunCmd(), newVersionCmd())
+		"logs of the in-process controllers (Kueue, kueue-sim's): 0 none, 1 errors (including transient ones they retry), 2 info, 3 debug")
+	root.AddCommand(newUpCmd(), newRunCmd(), newValidateCmd(), newVersionCmd())
 	root.AddCommand(newLintCmd())
 	return root
 }
@@ -92,11 +93,15 @@ func loadConfig(cmd *cobra.Command, v *viper.Viper, file string) error {
 }
 
 func setupLogging(verbosity int) {
+	if verbosity <= 0 {
+		ctrl.SetLogger(logr.Discard())
+		return
+	}
 	level := zapcore.ErrorLevel
 	switch {
-	case verbosity == 1:
+	case verbosity == 2:
 		level = zapcore.InfoLevel
-	case verbosity >= 2:
+	case verbosity >= 3:
 		level = zapcore.DebugLevel
 	}
 	ctrl.SetLogger(zap.New(zap.WriteTo(os.Stderr), zap.Level(level)))

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -104,6 +105,34 @@ func (o *observer) state(ns string, labels map[string]string) *wlState {
 	return o.workloads[ns+"/"+name]
 }
 
+// workloadState finds the submitted workload a Kueue Workload belongs to:
+// by the label Kueue copied from the job, or, for the Workloads Kueue makes
+// for StatefulSets and pods (Notebooks, InferenceServices), which copy no
+// labels, by the labels of its owner.
+func (o *observer) workloadState(wl *kueue.Workload) *wlState {
+	if st := o.state(wl.Namespace, wl.Labels); st != nil {
+		return st
+	}
+	for _, ref := range wl.OwnerReferences {
+		var owner client.Object
+		switch ref.Kind {
+		case "StatefulSet":
+			owner = &appsv1.StatefulSet{}
+		case "Pod":
+			owner = &corev1.Pod{}
+		default:
+			continue
+		}
+		if err := o.cache.Get(context.Background(), types.NamespacedName{Namespace: wl.Namespace, Name: ref.Name}, owner); err != nil {
+			continue
+		}
+		if st := o.state(wl.Namespace, owner.GetLabels()); st != nil {
+			return st
+		}
+	}
+	return nil
+}
+
 func (o *observer) emit(st *wlState, e record.Event) {
 	e.T = record.Duration(o.clock.Elapsed())
 	now := time.Now()
@@ -123,7 +152,7 @@ func (o *observer) onWorkload(oldObj, obj any) {
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	st := o.state(wl.Namespace, wl.Labels)
+	st := o.workloadState(wl)
 	if st == nil {
 		return
 	}
