@@ -3,72 +3,85 @@ package scenarios
 import (
 	"regexp"
 	"strconv"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// lineIndex finds the line of a field path (workloads[2].arrival.every) in
-// the YAML source.
+// lineIndex finds the line of a field path (workloads[2].arrival.every,
+// queues.clusterQueues[0].resourceGroups[0].flavors[0].resources[nvidia.com/gpu])
+// in the YAML source.
 type lineIndex struct {
 	root *yaml.Node
 }
 
-func newLineIndex(data []byte) lineIndex {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
-		return lineIndex{}
-	}
-	return lineIndex{root: doc.Content[0]}
-}
+var pathStep = regexp.MustCompile(`([^.\[]+)|\[([^\]]*)\]`)
 
-var pathStep = regexp.MustCompile(`([^.\[]+)|\[(\d+)\]|\[([^\]]*)\]`)
-
-// line returns the line of the deepest node of path that exists, or 0.
+// line returns the line of the deepest node of path that exists: the
+// document's first line for a top-level field that is missing; 0 for the
+// empty path or without a document. A mapping entry's line is its key's;
+// aliases lead to their anchor.
 func (l lineIndex) line(path string) int {
 	n := l.root
-	if n == nil {
+	if n == nil || path == "" {
 		return 0
 	}
-	best := 0
+	best := n.Line
 	for _, m := range pathStep.FindAllStringSubmatch(path, -1) {
+		key := m[1] + m[2]
+		n = deref(n)
 		var next *yaml.Node
-		switch {
-		case m[1] != "" && n.Kind == yaml.MappingNode:
-			next = mapValue(n, m[1])
-		case m[2] != "" && n.Kind == yaml.SequenceNode:
-			if i, _ := strconv.Atoi(m[2]); i < len(n.Content) {
+		line := 0
+		switch n.Kind {
+		case yaml.MappingNode:
+			next, line = mapValue(n, key, 0)
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(m[2]); err == nil && m[2] != "" && i >= 0 && i < len(n.Content) {
 				next = n.Content[i]
+				line = next.Line
 			}
-		case m[3] != "" && n.Kind == yaml.MappingNode:
-			next = mapValue(n, strings.Trim(m[3], `"`))
 		}
 		if next == nil {
 			break
 		}
-		n, best = next, next.Line
+		n, best = next, line
 	}
 	return best
 }
 
-func mapValue(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			// The key's line reads better than a block value's first line.
-			v := *n.Content[i+1]
-			v.Line = n.Content[i].Line
-			return &v
-		}
+// deref follows an alias to its anchor.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n.Kind == yaml.AliasNode && n.Alias != nil && i < MaxDepth; i++ {
+		n = n.Alias
 	}
-	return nil
+	return n
 }
 
-func (l lineIndex) problems(errs field.ErrorList) []Problem {
-	out := make([]Problem, 0, len(errs))
-	for _, e := range errs {
-		msg := e.ErrorBody()
-		out = append(out, Problem{Line: l.line(e.Field), Field: e.Field, Msg: msg})
+// mapValue finds key's value in a mapping, looking into merged mappings
+// (<<: *base) too, and the line of its key.
+func mapValue(n *yaml.Node, key string, depth int) (*yaml.Node, int) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key && n.Content[i].Kind == yaml.ScalarNode {
+			return n.Content[i+1], n.Content[i].Line
+		}
 	}
-	return out
+	if depth >= MaxDepth {
+		return nil, 0
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != "<<" {
+			continue
+		}
+		merged := []*yaml.Node{deref(n.Content[i+1])}
+		if merged[0].Kind == yaml.SequenceNode {
+			merged = merged[0].Content
+		}
+		for _, mn := range merged {
+			if mn = deref(mn); mn.Kind == yaml.MappingNode {
+				if v, line := mapValue(mn, key, depth+1); v != nil {
+					return v, line
+				}
+			}
+		}
+	}
+	return nil, 0
 }

@@ -1,53 +1,71 @@
 package scenarios
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
+	configapi "sigs.k8s.io/kueue/apis/config/v1beta2"
 	"sigs.k8s.io/yaml"
 )
 
-// MaxFileSize bounds a scenario file; larger input is refused before parsing.
-const MaxFileSize = 8 << 20
+// MaxProblems bounds the problems an Error lists; the rest are counted.
+const MaxProblems = 50
 
 // Error is an invalid scenario: every problem found, each with its line.
 type Error struct {
 	File     string
 	Problems []Problem
+	// More counts the problems left out after MaxProblems.
+	More int
 }
 
 // Problem is one invalid field.
 type Problem struct {
-	Line  int // 0 when unknown
-	Field string
+	Line  int    // 0 when unknown
+	Field string // field path, e.g. workloads[0].arrival.every; "" for the whole file
 	Msg   string
 }
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s is not a valid scenario (%d problem", e.File, len(e.Problems))
-	if len(e.Problems) != 1 {
+	n := len(e.Problems) + e.More
+	fmt.Fprintf(&b, "%s is not a valid scenario (%d problem", e.File, n)
+	if n != 1 {
 		b.WriteString("s")
 	}
 	b.WriteString("):")
 	for _, p := range e.Problems {
 		b.WriteString("\n  ")
-		b.WriteString(e.File)
-		if p.Line > 0 {
-			fmt.Fprintf(&b, ":%d", p.Line)
-		}
-		b.WriteString(": ")
-		if p.Field != "" {
-			b.WriteString(p.Field + ": ")
-		}
-		b.WriteString(p.Msg)
+		b.WriteString(p.String(e.File))
 	}
+	if e.More > 0 {
+		fmt.Fprintf(&b, "\n  ... and %d more: fix these first", e.More)
+	}
+	return b.String()
+}
+
+// String formats p as FILE:LINE: FIELD: MSG.
+func (p Problem) String(file string) string {
+	var b strings.Builder
+	b.WriteString(file)
+	if p.Line > 0 {
+		fmt.Fprintf(&b, ":%d", p.Line)
+	}
+	b.WriteString(": ")
+	if p.Field != "" {
+		b.WriteString(p.Field + ": ")
+	}
+	b.WriteString(p.Msg)
 	return b.String()
 }
 
@@ -57,85 +75,154 @@ func IsInvalid(err error) bool {
 	return errors.As(err, &e)
 }
 
-// LoadFile reads, defaults and validates a scenario file.
+// LoadFile reads, defaults and validates a scenario file. The scenario's
+// default name is the file name without its extension.
 func LoadFile(path string) (*Scenario, error) {
-	st, err := os.Stat(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading scenario: %w", err)
 	}
-	if st.Size() > MaxFileSize {
-		return nil, &Error{File: path, Problems: []Problem{{Msg: fmt.Sprintf(
-			"the file is %d bytes, over the %d-byte limit: split it or generate workloads with arrival and count", st.Size(), MaxFileSize)}}}
-	}
-	data, err := os.ReadFile(path)
+	defer f.Close()
+	// Read one byte past the limit rather than trust Stat: pipes and
+	// /dev files have no size.
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading scenario: %w", err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, newError(path, []Problem{{Msg: fmt.Sprintf(
+			"the file is over the %d-byte limit: split the scenario or generate workloads with arrival and count instead of listing them", MaxFileSize)}})
 	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	return Load(path, name, data)
 }
 
 // Load decodes data strictly, applies defaults and validates the result.
-// file names the input in errors; name is the default scenario name.
+// file names the input in errors; name is the default scenario name. Input
+// over MaxFileSize, nested deeper than MaxDepth or whose aliases expand past
+// MaxExpandedSize is refused before it is decoded.
 func Load(file, name string, data []byte) (*Scenario, error) {
-	if len(data) > MaxFileSize {
-		return nil, &Error{File: file, Problems: []Problem{{Msg: "input over the size limit"}}}
+	src, fatal, dups := parseSource(data)
+	if len(fatal) > 0 {
+		return nil, newError(file, fatal)
 	}
-	lines := newLineIndex(data)
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, newError(file, append(dups, syntaxProblem(data, err)))
+	}
 	s := &Scenario{}
-	if errs := decodeStrict(data, s); len(errs) > 0 {
-		return nil, &Error{File: file, Problems: lines.problems(errs)}
+	if errs := decodeStrict(js, s); len(errs) > 0 || len(dups) > 0 {
+		return nil, newError(file, append(dups, src.problems(errs)...))
 	}
 	Default(s, name)
 	if errs := Validate(s); len(errs) > 0 {
-		return nil, &Error{File: file, Problems: lines.problems(errs)}
+		return nil, newError(file, src.problems(errs))
 	}
 	return s, nil
 }
 
-// decodeStrict decodes YAML into v, reporting every unknown or duplicate
-// field with its path.
-func decodeStrict(data []byte, v any) field.ErrorList {
-	js, err := yaml.YAMLToJSON(data)
+// decodeStrict decodes the JSON form of a scenario into s, reporting every
+// unknown field and every value of the wrong type with its path.
+func decodeStrict(js []byte, s *Scenario) field.ErrorList {
+	var tree any
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
+	if err := dec.Decode(&tree); err != nil {
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("re-reading the YAML as JSON: %w", err))}
+	}
+	if _, ok := tree.(map[string]any); !ok {
+		return field.ErrorList{&field.Error{Type: field.ErrorTypeTypeInvalid, BadValue: field.OmitValueType{},
+			Detail: "the file holds " + describe(tree) + ", not a scenario: a scenario is a mapping of fields, starting with apiVersion: " + APIVersion + " and kind: " + Kind + " (see scenarios/quickstart.yaml)"}}
+	}
+	errs := typeCheck(nil, tree, reflect.TypeOf(s).Elem())
+	if kueue := kueueConfig(tree); kueue != nil {
+		errs = append(errs, checkKueueConfig(field.NewPath("cluster", "kueue"), kueue)...)
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	strict, err := sigsjson.UnmarshalStrict(js, s)
 	if err != nil {
-		return field.ErrorList{field.Invalid(nil, nil, "not valid YAML: "+err.Error())}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("decoding the scenario: %w", err))}
 	}
-	if string(js) == "null" {
-		return field.ErrorList{field.Required(nil, "the file is empty: start from scenarios/quickstart.yaml")}
-	}
-	strict, err := sigsjson.UnmarshalStrict(js, v)
-	if err != nil {
-		return field.ErrorList{field.Invalid(nil, nil, jsonErr(err))}
-	}
-	var errs field.ErrorList
 	for _, e := range strict {
-		path, msg := splitStrict(e.Error())
-		errs = append(errs, &field.Error{Type: field.ErrorTypeNotSupported, Field: path, Detail: msg, BadValue: field.OmitValueType{}})
+		errs = append(errs, field.InternalError(nil, fmt.Errorf("decoding the scenario: %w", e)))
 	}
-	sort.Slice(errs, func(i, j int) bool { return errs[i].Field < errs[j].Field })
 	return errs
 }
 
-// splitStrict turns `unknown field "a.b[0].c"` into ("a.b[0].c", "unknown
-// field: remove it or check its spelling").
-func splitStrict(msg string) (string, string) {
-	for _, kind := range []string{"unknown field", "duplicate field"} {
-		if rest, ok := strings.CutPrefix(msg, kind+" "); ok {
-			fix := "remove it or check its spelling (see scenarios/README.md)"
-			if kind == "duplicate field" {
-				fix = "it appears twice: keep one"
-			}
-			return strings.Trim(rest, `"`), kind + ": " + fix
-		}
+// describe names the kind of a JSON value.
+func describe(v any) string {
+	switch v.(type) {
+	case []any:
+		return "a list"
+	case string:
+		return "a single string"
+	case json.Number:
+		return "a single number"
+	case bool:
+		return "a single boolean"
+	default:
+		return "a single value"
 	}
-	return "", msg
 }
 
-// jsonErr rewords a type error such as `json: cannot unmarshal string into Go
-// struct field Stream.workloads.count of type int32`.
-func jsonErr(err error) string {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "json: ")
-	msg = strings.TrimPrefix(msg, "error unmarshaling JSON: while decoding JSON: json: ")
-	return "wrong type: " + msg
+func kueueConfig(tree any) map[string]any {
+	cluster, _ := tree.(map[string]any)["cluster"].(map[string]any)
+	kueue, _ := cluster["kueue"].(map[string]any)
+	return kueue
+}
+
+// checkKueueConfig checks cluster.kueue against Kueue's Configuration type:
+// Kueue's loader sees it only when `sim run` starts the control plane.
+func checkKueueConfig(p *field.Path, kueue map[string]any) field.ErrorList {
+	var errs field.ErrorList
+	for _, k := range []string{"apiVersion", "kind"} {
+		if _, ok := kueue[k]; ok {
+			errs = append(errs, field.Forbidden(p.Child(k), "kueue-sim sets it (config.kueue.x-k8s.io/v1beta2 Configuration): remove it"))
+		}
+	}
+	return append(errs, typeCheck(p, kueue, reflect.TypeFor[configapi.Configuration]())...)
+}
+
+// problems gives each field error its line and sorts them by line.
+func (src source) problems(errs field.ErrorList) []Problem {
+	out := make([]Problem, 0, len(errs))
+	for _, e := range errs {
+		line := 0
+		if len(out) < MaxProblems {
+			line = src.lines.line(e.Field) // only those shown: a lookup scans a mapping
+		}
+		out = append(out, Problem{Line: line, Field: e.Field, Msg: message(e)})
+	}
+	return out
+}
+
+// message is e's text without the field path: the detail alone where the
+// type says nothing ("unknown field: ..." rather than "Unsupported value:
+// unknown field: ...").
+func message(e *field.Error) string {
+	if e.BadValue == (field.OmitValueType{}) && (e.Type == field.ErrorTypeNotSupported || e.Type == field.ErrorTypeTypeInvalid || e.Type == field.ErrorTypeInvalid) {
+		return e.Detail
+	}
+	return e.ErrorBody()
+}
+
+// newError sorts problems by line into an Error of at most MaxProblems.
+func newError(file string, probs []Problem) *Error {
+	e := &Error{File: file, Problems: probs}
+	if len(probs) > MaxProblems {
+		e.Problems, e.More = probs[:MaxProblems], len(probs)-MaxProblems
+	}
+	sort.SliceStable(e.Problems, func(i, j int) bool {
+		a, b := e.Problems[i], e.Problems[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Field != b.Field {
+			return a.Field < b.Field
+		}
+		return a.Msg < b.Msg
+	})
+	return e
 }

@@ -1,0 +1,112 @@
+package scenarios
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// checkNames are an expectation's checks, in the order of the type.
+const checkNames = "noEviction: {}, placementMatchesFlavor: {}, fairShare, queueWait, utilization or counts"
+
+func (v *validator) expectations(p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	exps := newNames("expectation", "expectations", "{name: no-evictions, noEviction: {}}")
+	for i, e := range v.s.Expectations {
+		ep := p.Index(i)
+		errs = append(errs, exps.declare(ep.Child("name"), e.Name, dnsSubdomain)...)
+		var set []string
+		if e.NoEviction != nil {
+			set = append(set, "noEviction")
+			for j, k := range e.NoEviction.Kinds {
+				if !kindKnown(k) {
+					errs = append(errs, notSupported(ep.Child("noEviction", "kinds").Index(j), string(k), kindNames()))
+				}
+			}
+		}
+		if e.PlacementMatchesFlavor != nil {
+			set = append(set, "placementMatchesFlavor")
+		}
+		if f := e.FairShare; f != nil {
+			set = append(set, "fairShare")
+			errs = append(errs, v.fairShare(ep.Child("fairShare"), f)...)
+		}
+		if q := e.QueueWait; q != nil {
+			set = append(set, "queueWait")
+			errs = append(errs, v.queueWait(ep.Child("queueWait"), q)...)
+		}
+		if u := e.Utilization; u != nil {
+			set = append(set, "utilization")
+			up := ep.Child("utilization")
+			errs = append(errs, v.flavors.ref(up.Child("flavor"), u.Flavor)...)
+			if u.Resource == "" {
+				errs = append(errs, field.Required(up.Child("resource"), "e.g. nvidia.com/gpu"))
+			}
+			errs = append(errs, fraction(up.Child("min"), u.Min)...)
+		}
+		if c := e.Counts; c != nil {
+			set = append(set, "counts")
+			errs = append(errs, v.counts(ep.Child("counts"), c)...)
+		}
+		switch len(set) {
+		case 0:
+			errs = append(errs, field.Required(ep, fmt.Sprintf("expectation %q checks nothing: add one of %s", e.Name, checkNames)))
+		case 1:
+		default:
+			errs = append(errs, invalid(ep, fmt.Sprintf("%s set: an expectation holds one check; split it into %d expectations", bothSet(set), len(set))))
+		}
+	}
+	return errs
+}
+
+func (v *validator) fairShare(p *field.Path, f *FairShare) field.ErrorList {
+	var errs field.ErrorList
+	switch {
+	case f.Cohort == "":
+		errs = append(errs, field.Required(p.Child("cohort"), "name the cohort whose ClusterQueues share the resource"))
+	case !v.cohorts.Has(f.Cohort) && !v.cqCohorts[f.Cohort]:
+		errs = append(errs, withDetail(field.NotFound(p.Child("cohort"), f.Cohort), "no ClusterQueue is in this cohort: set cohort on the ClusterQueues that share"))
+	}
+	if f.Resource == "" {
+		errs = append(errs, field.Required(p.Child("resource"), "e.g. nvidia.com/gpu"))
+	}
+	return append(errs, fraction(p.Child("tolerance"), f.Tolerance)...)
+}
+
+func (v *validator) queueWait(p *field.Path, q *QueueWait) field.ErrorList {
+	var errs field.ErrorList
+	if q.Team != "" {
+		errs = append(errs, v.teams.ref(p.Child("team"), q.Team)...)
+	}
+	if q.Stream != "" {
+		errs = append(errs, v.streams.ref(p.Child("stream"), q.Stream)...)
+	}
+	if !(q.Percentile > 0 && q.Percentile <= 100) {
+		errs = append(errs, field.Invalid(p.Child("percentile"), q.Percentile, "must be in (0, 100]: 50 is the median, 95 the 95th percentile, 100 the longest wait"))
+	}
+	return append(errs, simTime(p.Child("max"), &q.Max)...)
+}
+
+func (v *validator) counts(p *field.Path, c *Counts) field.ErrorList {
+	errs := v.streams.ref(p.Child("stream"), c.Stream)
+	checked := 0
+	for _, n := range []struct {
+		name string
+		n    *int32
+	}{{"admitted", c.Admitted}, {"refused", c.Refused}, {"preempted", c.Preempted}, {"finished", c.Finished}} {
+		if n.n == nil {
+			continue
+		}
+		checked++
+		switch total, known := v.streamCount[c.Stream]; {
+		case *n.n < 0:
+			errs = append(errs, field.Invalid(p.Child(n.name), *n.n, "must not be negative"))
+		case known && *n.n > total:
+			errs = append(errs, field.Invalid(p.Child(n.name), *n.n, fmt.Sprintf("stream %s has only %d workloads", c.Stream, total)))
+		}
+	}
+	if checked == 0 {
+		errs = append(errs, field.Required(p, "give at least one of admitted, refused, preempted or finished"))
+	}
+	return errs
+}
