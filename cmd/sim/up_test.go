@@ -14,16 +14,6 @@ import (
 	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
 
-// buildSim compiles the sim command into a temporary folder.
-func buildSim(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "sim")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("building sim: %v\n%s", err, out)
-	}
-	return bin
-}
 
 type upProcess struct {
 	cmd    *exec.Cmd

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runSim runs the sim binary and returns its exit code and output.
+func runSim(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(buildSim(t), args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Env = append(os.Environ(), "KUEUESIM_RUN_ROOT="+t.TempDir())
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, out.String()
+	case errors.As(err, &exit):
+		return exit.ExitCode(), out.String()
+	}
+	t.Fatalf("running sim %v: %v", args, err)
+	return 0, ""
+}
+
+// Every bundled scenario's expectations hold: the scenarios are the
+// product's examples and its regression suite.
+func TestBundledScenariosPass(t *testing.T) {
+	files, err := filepath.Glob("../../scenarios/*.yaml")
+	if err != nil || len(files) < 6 {
+		t.Fatalf("bundled scenarios: %v (%d found)", err, len(files))
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".yaml"), func(t *testing.T) {
+			t.Parallel()
+			code, out := runSim(t, "run", f, "--progress", "none")
+			if code != 0 {
+				t.Fatalf("sim run %s exited %d:\n%s", f, code, out)
+			}
+			if strings.Contains(out, "FAIL") || !strings.Contains(out, "PASS") {
+				t.Errorf("expectations not all passed:\n%s", out)
+			}
+		})
+	}
+}
+
+// Two runs of the same scenario and seed write byte-identical decision
+// traces (admissions, preemptions with reasons, placements, refusals).
+func TestMultiTeamFairSharingTraceIsReproducible(t *testing.T) {
+	var traces [2][]byte
+	for i := range traces {
+		dir := t.TempDir()
+		code, out := runSim(t, "run", "../../scenarios/multi-team-fair-sharing.yaml", "--report", dir, "--progress", "none")
+		if code != 0 {
+			t.Fatalf("run %d exited %d:\n%s", i, code, out)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "decisions.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		traces[i] = data
+	}
+	if !bytes.Equal(traces[0], traces[1]) {
+		a, b := strings.Split(string(traces[0]), "\n"), strings.Split(string(traces[1]), "\n")
+		for i := 0; i < len(a) && i < len(b); i++ {
+			if a[i] != b[i] {
+				t.Fatalf("decision traces differ at line %d:\n  %s\n  %s", i+1, a[i], b[i])
+			}
+		}
+		t.Fatalf("decision traces differ in length: %d and %d lines", len(a), len(b))
+	}
+	if !bytes.Contains(traces[0], []byte(`"type":"Preempted"`)) {
+		t.Error("the trace has no preemption: the scenario no longer exercises fair sharing")
+	}
+}
+
+// An expectation broken on purpose fails the run with exit code 1 and a
+// message naming the workloads and the numbers.
+func TestBrokenExpectationFailsWithNumbers(t *testing.T) {
+	data, err := os.ReadFile("../../scenarios/quickstart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(data), "queueWait: {stream: train, percentile: 100, max: 1h}",
+		"queueWait: {stream: train, percentile: 100, max: 20m}", 1)
+	broken = strings.Replace(broken, "counts: {stream: train, admitted: 6, finished: 6, preempted: 0}",
+		"counts: {stream: train, admitted: 6, finished: 5, preempted: 0}", 1)
+	if broken == string(data) {
+		t.Fatal("could not break quickstart's expectations: update this test")
+	}
+	path := filepath.Join(t.TempDir(), "broken.yaml")
+	if err := os.WriteFile(path, []byte(broken), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out := runSim(t, "run", path, "--progress", "none")
+	if code != 1 {
+		t.Fatalf("exit code %d, want 1:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"FAIL  every-job-runs", "finished 6, want 5",
+		"FAIL  wait-under-an-hour", "p100 queue wait 30m0s", "max allowed 20m0s", "research/train-4 waited 30m0s",
+		"2 of 4 expectations failed",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// An invalid scenario is refused before anything starts, with exit code 2
+// and the file, line and field.
+func TestInvalidScenarioExitsTwo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(path, []byte("apiVersion: kueue-sim/v1alpha1\nkind: Scenario\ncluster:\n  nodePools:\n  - name: a\n    count: 1\n    gpus: 8\n    allocatable: {cpu: \"1\"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out := runSim(t, "run", path)
+	if code != 2 {
+		t.Fatalf("exit code %d, want 2:\n%s", code, out)
+	}
+	if !strings.Contains(out, path+":7") || !strings.Contains(out, "cluster.nodePools[0].gpus") {
+		t.Errorf("error does not name the file, line 7 and the field:\n%s", out)
+	}
+}
