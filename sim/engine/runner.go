@@ -195,19 +195,31 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	r.clock.Set(t)
 	r.steps++
-	for _, it := range r.queue.popAt(t) {
+	var extra []record.Event
+	settle := func() error {
+		busy, err := r.settle.wait(ctx)
+		if err == nil && busy != "" {
+			extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "NotSettled",
+				Message: fmt.Sprintf("the control plane was still busy after %s (%s); results of this step may depend on machine speed", settleTimeout, busy)})
+		}
+		return err
+	}
+	items := r.queue.popAt(t)
+	for i, it := range items {
 		if err := r.apply(ctx, it); err != nil {
 			return err
 		}
+		// Strict pacing lets the control plane take in each action before
+		// the next one of the same instant, in scenario order: which of two
+		// simultaneous arrivals Kueue sees first is then not a race.
+		if r.pacing == Strict && i < len(items)-1 {
+			if err := settle(); err != nil {
+				return err
+			}
+		}
 	}
-	busy, err := r.settle.wait(ctx)
-	if err != nil {
+	if err := settle(); err != nil {
 		return err
-	}
-	var extra []record.Event
-	if busy != "" {
-		extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "NotSettled",
-			Message: fmt.Sprintf("the control plane was still busy after %s (%s); results of this step may depend on machine speed", settleTimeout, busy)})
 	}
 	return r.endStep(extra)
 }
