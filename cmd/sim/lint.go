@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kueue-sim/kueue-sim/lint"
+	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/engine"
+	"github.com/kueue-sim/kueue-sim/sim/scheme"
 )
 
 type lintFlags struct {
@@ -16,7 +20,7 @@ type lintFlags struct {
 func newLintCmd() *cobra.Command {
 	f := &lintFlags{}
 	cmd := &cobra.Command{
-		Use:   "lint --kubeconfig PATH",
+		Use:   "lint [SCENARIO] [--kubeconfig PATH]",
 		Short: "Report what the platform's Kueue policy would refuse, without creating anything",
 		Long: `sim lint reads a cluster (list calls only) and reports, one line each, what
 kueue-sim's admission webhooks would refuse if the objects were created now,
@@ -31,8 +35,11 @@ and mistakes that leave workloads stuck:
   profileLocalQueue     Queue profile naming a LocalQueue missing in namespaces that may use it
   profilePriorityClass  Queue profile naming a WorkloadPriorityClass that does not exist
 
-Exit status: 0 no findings, 1 findings, 2 the cluster could not be read.
-Scenario files (sim lint FILE) are not supported yet.`,
+With a scenario file, it checks the scenario's queues, profiles and one
+workload of each stream the same way, without starting anything.
+
+Exit status: 0 no findings, 1 findings, 2 the cluster could not be read or
+the scenario is invalid.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runLint(cmd, f, args) },
 	}
@@ -41,17 +48,19 @@ Scenario files (sim lint FILE) are not supported yet.`,
 }
 
 func runLint(cmd *cobra.Command, f *lintFlags, args []string) error {
-	if len(args) > 0 {
-		return withExitCode(2, errors.New("linting a scenario file is not supported yet: use --kubeconfig on a running cluster (sim up)"))
-	}
 	ctx := cmd.Context()
-	c, err := lint.Connect(f.kubeconfig)
+	var objs *lint.Objects
+	var err error
+	if len(args) > 0 {
+		if f.kubeconfig != "" {
+			return withExitCode(2, errors.New("give a scenario file or --kubeconfig, not both"))
+		}
+		objs, err = scenarioObjects(args[0])
+	} else {
+		objs, err = clusterObjects(ctx, f.kubeconfig)
+	}
 	if err != nil {
 		return withExitCode(2, err)
-	}
-	objs, err := lint.FromCluster(ctx, c)
-	if err != nil {
-		return withExitCode(2, fmt.Errorf("reading the cluster: %w", err))
 	}
 	findings, err := lint.Run(ctx, objs)
 	if err != nil {
@@ -66,4 +75,36 @@ func runLint(cmd *cobra.Command, f *lintFlags, args []string) error {
 	}
 	fmt.Fprintln(out, "no findings")
 	return nil
+}
+
+func clusterObjects(ctx context.Context, kubeconfig string) (*lint.Objects, error) {
+	c, err := lint.Connect(kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := lint.FromCluster(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("reading the cluster: %w", err)
+	}
+	return objs, nil
+}
+
+func scenarioObjects(path string) (*lint.Objects, error) {
+	s, err := scenarios.LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	sch, err := scheme.New()
+	if err != nil {
+		return nil, err
+	}
+	list, err := engine.ScenarioObjects(s)
+	if err != nil {
+		return nil, err
+	}
+	objs := &lint.Objects{}
+	if err := objs.Add(sch, list...); err != nil {
+		return nil, fmt.Errorf("reading scenario %s: %w", path, err)
+	}
+	return objs, nil
 }

@@ -128,3 +128,21 @@ func TestInvalidScenarioExitsTwo(t *testing.T) {
 		t.Errorf("error does not name the file, line 7 and the field:\n%s", out)
 	}
 }
+
+// writeVariant copies a scenario with one line replaced, failing the test if
+// the line is not there.
+func writeVariant(t *testing.T, from, old, replacement string) string {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("%s no longer contains %q: update this test", from, old)
+	}
+	path := filepath.Join(t.TempDir(), filepath.Base(from))
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, replacement, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

@@ -136,3 +136,31 @@ func hardwareProfile(hp scenarios.HardwareProfile) *infrav1.HardwareProfile {
 	}
 	return obj
 }
+
+// ScenarioObjects are the scenario's cluster objects plus one workload
+// object per stream (its first arrival), as `sim lint` checks them: what
+// the webhooks would see, without running anything.
+func ScenarioObjects(s *scenarios.Scenario) ([]client.Object, error) {
+	objs := ClusterObjects(s)
+	arrivals, err := Plan(s, *s.Seed)
+	if err != nil {
+		return nil, err
+	}
+	priorities := map[string]int32{}
+	for _, pc := range s.Queues.PriorityClasses {
+		priorities[pc.Name] = pc.Value
+	}
+	seen := map[string]bool{}
+	for _, a := range arrivals {
+		if seen[a.Stream.Name] {
+			continue
+		}
+		seen[a.Stream.Name] = true
+		obj, err := WorkloadObject(a, priorities)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, obj)
+	}
+	return objs, nil
+}
