@@ -24,6 +24,10 @@ const (
 	// MaxDepth bounds the nesting of mappings and lists (a scenario needs
 	// about ten levels).
 	MaxDepth = 32
+	// MaxNodes bounds the values (scalars, lists and mappings, aliases
+	// expanded) of a document: room for two streams of MaxStreamCount
+	// explicit arrival times and the rest of the scenario.
+	MaxNodes = 250_000
 )
 
 // source is a parsed YAML scenario: its node tree, which maps field paths to
@@ -74,6 +78,10 @@ func parseSource(data []byte) (src source, fatal, dups []Problem) {
 	}
 	if m.cycleLine > 0 {
 		probs = append(probs, Problem{Line: m.cycleLine, Msg: "this alias (*name) is inside the value of its own anchor (&name), which would repeat forever: remove it"})
+	}
+	if ext.nodes > MaxNodes && ext.size <= MaxExpandedSize {
+		probs = append(probs, Problem{Msg: fmt.Sprintf(
+			"the document holds %d values (list items, mapping keys and values), over the limit of %d: generate workloads with arrival and count instead of listing them", ext.nodes, MaxNodes)})
 	}
 	if ext.size > MaxExpandedSize {
 		probs = append(probs, Problem{Line: m.bigAlias, Msg: fmt.Sprintf(
@@ -163,6 +171,7 @@ func sourceLine(data []byte, n int) string {
 // extent is what a node becomes once its aliases are expanded.
 type extent struct {
 	size  int64 // bytes of JSON, roughly
+	nodes int64
 	depth int
 }
 
@@ -198,13 +207,14 @@ func (m *measure) node(n *yaml.Node) extent {
 			m.bigSize, m.bigAlias = e.size, n.Line
 		}
 	case yaml.ScalarNode:
-		e = extent{size: int64(len(n.Value)) + 2}
+		e = extent{size: int64(len(n.Value)) + 2, nodes: 1}
 	default:
 		m.active[n] = true
-		e.size = 2
+		e.size, e.nodes = 2, 1
 		for _, c := range n.Content {
 			ce := m.node(c)
 			e.size = satAdd(e.size, ce.size+1)
+			e.nodes = satAdd(e.nodes, ce.nodes)
 			e.depth = max(e.depth, ce.depth)
 		}
 		e.depth++

@@ -56,6 +56,9 @@ func typeCheck(p *field.Path, v any, t reflect.Type) field.ErrorList {
 		if !ok {
 			return field.ErrorList{wrongType(p, v, "must be a list (- item, or [a, b])")}
 		}
+		if limit := maxItems(t.Elem()); len(list) > limit {
+			return field.ErrorList{field.TooMany(p, len(list), limit)}
+		}
 		var errs field.ErrorList
 		for i, e := range list {
 			errs = append(errs, typeCheck(p.Index(i), e, t.Elem())...)
@@ -95,6 +98,17 @@ func typeCheck(p *field.Path, v any, t reflect.Type) field.ErrorList {
 		}
 	}
 	return nil
+}
+
+// MaxListItems bounds every list of a scenario but lists of times
+// (arrival.at), which MaxStreamCount bounds.
+const MaxListItems = 10_000
+
+func maxItems(elem reflect.Type) int {
+	if elem == durationType {
+		return MaxStreamCount
+	}
+	return MaxListItems
 }
 
 var (

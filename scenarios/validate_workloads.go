@@ -97,6 +97,9 @@ func (v *validator) streamQueue(wp *field.Path, w *Stream) field.ErrorList {
 	return errs
 }
 
+// maxTimeProblems bounds the times of one arrival.at reported one by one.
+const maxTimeProblems = 5
+
 func arrival(p *field.Path, w *Stream) field.ErrorList {
 	a := w.Arrival
 	var errs field.ErrorList
@@ -106,8 +109,16 @@ func arrival(p *field.Path, w *Stream) field.ErrorList {
 		if int64(len(a.At)) != int64(*w.Count) {
 			errs = append(errs, field.Invalid(p.Child("at"), len(a.At), fmt.Sprintf("lists %d times but count is %d: remove count or make them agree", len(a.At), *w.Count)))
 		}
+		bad := 0
 		for i := range a.At {
-			errs = append(errs, simTime(p.Child("at").Index(i), &a.At[i])...)
+			if e := simTime(p.Child("at").Index(i), &a.At[i]); len(e) > 0 {
+				if bad++; bad <= maxTimeProblems {
+					errs = append(errs, e...)
+				}
+			}
+		}
+		if bad > maxTimeProblems {
+			errs = append(errs, invalid(p.Child("at"), fmt.Sprintf("%d more times are out of range: every time must be between 0 and one year (8760h)", bad-maxTimeProblems)))
 		}
 	}
 	if a.Every != nil {
