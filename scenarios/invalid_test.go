@@ -91,6 +91,10 @@ func TestInvalidLines(t *testing.T) {
 		{"arrival-at-count-mismatch.yaml", "workloads[0].arrival.at", 31},
 		{"no-requests.yaml", "workloads[0].requests", 27},
 		{"not-yaml.yaml", "", 5},
+		{"bad-indentation.yaml", "", 6},
+		{"unclosed-quote.yaml", "", 4},
+		{"missing-api-version.yaml", "apiVersion", 2},
+		{"wrong-type-teams-mapping.yaml", "teams", 22},
 		{"two-documents.yaml", "", 36},
 	} {
 		t.Run(tc.file, func(t *testing.T) {

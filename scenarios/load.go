@@ -135,6 +135,7 @@ func decodeStrict(js []byte, s *Scenario) field.ErrorList {
 			Detail: "the file holds " + describe(tree) + ", not a scenario: a scenario is a mapping of fields, starting with apiVersion: " + APIVersion + " and kind: " + Kind + " (see scenarios/quickstart.yaml)"}}
 	}
 	errs := typeCheck(nil, tree, reflect.TypeOf(s).Elem())
+	errs = append(errs, nullChecks(tree)...)
 	if kueue := kueueConfig(tree); kueue != nil {
 		errs = append(errs, checkKueueConfig(field.NewPath("cluster", "kueue"), kueue)...)
 	}
@@ -147,6 +148,24 @@ func decodeStrict(js []byte, s *Scenario) field.ErrorList {
 	}
 	for _, e := range strict {
 		errs = append(errs, field.InternalError(nil, fmt.Errorf("decoding the scenario: %w", e)))
+	}
+	return errs
+}
+
+// nullChecks reports expectation checks written as a bare key
+// ("placementMatchesFlavor:"), which YAML reads as null: unset, so the
+// expectation would check nothing.
+func nullChecks(tree any) field.ErrorList {
+	exps, _ := tree.(map[string]any)["expectations"].([]any)
+	var errs field.ErrorList
+	for i, e := range exps {
+		m, _ := e.(map[string]any)
+		for _, check := range []string{"noEviction", "placementMatchesFlavor", "fairShare", "queueWait", "utilization", "counts"} {
+			if v, ok := m[check]; ok && v == nil {
+				errs = append(errs, invalid(field.NewPath("expectations").Index(i).Child(check),
+					fmt.Sprintf("is empty, which YAML reads as unset: write %s: {} (or give its fields)", check)))
+			}
+		}
 	}
 	return errs
 }
@@ -189,11 +208,7 @@ func checkKueueConfig(p *field.Path, kueue map[string]any) field.ErrorList {
 func (src source) problems(errs field.ErrorList) []Problem {
 	out := make([]Problem, 0, len(errs))
 	for _, e := range errs {
-		line := 0
-		if len(out) < MaxProblems {
-			line = src.lines.line(e.Field) // only those shown: a lookup scans a mapping
-		}
-		out = append(out, Problem{Line: line, Field: e.Field, Msg: message(e)})
+		out = append(out, Problem{Line: src.lines.line(e.Field), Field: e.Field, Msg: message(e)})
 	}
 	return out
 }
@@ -208,14 +223,10 @@ func message(e *field.Error) string {
 	return e.ErrorBody()
 }
 
-// newError sorts problems by line into an Error of at most MaxProblems.
+// newError sorts problems by line into an Error of the first MaxProblems.
 func newError(file string, probs []Problem) *Error {
-	e := &Error{File: file, Problems: probs}
-	if len(probs) > MaxProblems {
-		e.Problems, e.More = probs[:MaxProblems], len(probs)-MaxProblems
-	}
-	sort.SliceStable(e.Problems, func(i, j int) bool {
-		a, b := e.Problems[i], e.Problems[j]
+	sort.SliceStable(probs, func(i, j int) bool {
+		a, b := probs[i], probs[j]
 		if a.Line != b.Line {
 			return a.Line < b.Line
 		}
@@ -224,5 +235,9 @@ func newError(file string, probs []Problem) *Error {
 		}
 		return a.Msg < b.Msg
 	})
+	e := &Error{File: file, Problems: probs}
+	if len(probs) > MaxProblems {
+		e.Problems, e.More = probs[:MaxProblems:MaxProblems], len(probs)-MaxProblems
+	}
 	return e
 }

@@ -111,6 +111,19 @@ func dnsLabel(p *field.Path, name string) field.ErrorList {
 	return field.ErrorList{field.Invalid(p, name, "must be lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters, e.g. team-a")}
 }
 
+// labelValueName checks the name of an object that workloads name in a
+// label (LocalQueues, priority classes): an object name that is also a label
+// value, so at most 63 characters.
+func labelValueName(p *field.Path, name string) field.ErrorList {
+	if errs := dnsSubdomain(p, name); len(errs) > 0 {
+		return errs
+	}
+	if len(name) > 63 {
+		return field.ErrorList{withDetail(field.TooLong(p, name, 63), "at most 63 characters: workloads name it in a label")}
+	}
+	return nil
+}
+
 func streamName(p *field.Path, name string) field.ErrorList {
 	if errs := dnsLabel(p, name); len(errs) > 0 {
 		return errs

@@ -33,7 +33,7 @@ const (
 // source is a parsed YAML scenario: its node tree, which maps field paths to
 // lines and shows problems that decoding would hide or blow up on.
 type source struct {
-	lines lineIndex
+	lines *lineIndex
 }
 
 // parseSource parses data with yaml.v3 (which keeps aliases unexpanded) and
@@ -68,7 +68,7 @@ func parseSource(data []byte) (src source, fatal, dups []Problem) {
 			"a second YAML document starts here (after ---); a scenario file holds one: put each scenario in a file of its own")}}, nil
 	}
 	root := docs[0].Content[0]
-	src = source{lines: lineIndex{root: root}}
+	src = source{lines: newLineIndex(root)}
 	m := measure{seen: map[*yaml.Node]extent{}, active: map[*yaml.Node]bool{}}
 	ext := m.node(root)
 	var probs []Problem
@@ -112,7 +112,9 @@ var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 func syntaxProblem(data []byte, err error) Problem {
 	p := parseYAMLError(err)
 	var probe struct{} // decoding into it expands no alias
-	if err2 := yaml2.Unmarshal(data, &probe); err2 != nil {
+	if err2 := yaml2.Unmarshal(data, &probe); err2 != nil && !strings.Contains(p.Msg, "end of stream") {
+		// yaml.v3 reports the start of an unclosed scalar; v2 the end
+		// of the file.
 		var typeErr *yaml2.TypeError
 		if p2 := parseYAMLError(err2); !errors.As(err2, &typeErr) && p2.Line > 0 {
 			if parserProblems[p2.Msg] {
@@ -125,6 +127,10 @@ func syntaxProblem(data []byte, err error) Problem {
 	switch line := sourceLine(data, p.Line); {
 	case strings.Contains(line, "\t") && strings.Contains(p.Msg, "character"):
 		p.Msg += ": YAML indents with spaces, not tabs"
+	case strings.Contains(p.Msg, "end of stream") && p.Line > 0:
+		p.Msg += ": a quote or bracket opened on this line is never closed"
+	case strings.Contains(p.Msg, "expected ',' or"):
+		p.Msg += ": a [list] or {mapping} opened before this line is not closed"
 	case p.Line > 0:
 		p.Msg += ": check the indentation, colons, quotes and brackets on this line and the one before"
 	default:

@@ -171,6 +171,10 @@ func unknownField(p *field.Path, name string, known map[string]reflect.Type) *fi
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	if len(names) == 0 {
+		return &field.Error{Type: field.ErrorTypeNotSupported, Field: p.String(), BadValue: field.OmitValueType{},
+			Detail: "unknown field: this mapping takes no fields, write {}"}
+	}
 	msg := "unknown field: remove it or check its spelling"
 	if s := closest(name, names); s != "" {
 		msg = fmt.Sprintf("unknown field: did you mean %q?", s)

@@ -45,7 +45,7 @@ func (v *validator) queues(p *field.Path) field.ErrorList {
 	}
 	errs = append(errs, v.cohortCycles(p.Child("cohorts"))...)
 	for i, pc := range q.PriorityClasses {
-		errs = append(errs, v.priorities.declare(p.Child("priorityClasses").Index(i).Child("name"), pc.Name, dnsSubdomain)...)
+		errs = append(errs, v.priorities.declare(p.Child("priorityClasses").Index(i).Child("name"), pc.Name, labelValueName)...)
 	}
 	for i := range q.ClusterQueues {
 		errs = append(errs, v.clusterQueue(p.Child("clusterQueues").Index(i), &q.ClusterQueues[i])...)

@@ -34,7 +34,7 @@ func (v *validator) teamList(p *field.Path) field.ErrorList {
 		}
 		for j, lq := range t.LocalQueues {
 			lp := tp.Child("localQueues").Index(j)
-			errs = append(errs, lqs.declare(lp.Child("name"), lq.Name, dnsSubdomain)...)
+			errs = append(errs, lqs.declare(lp.Child("name"), lq.Name, labelValueName)...)
 			errs = append(errs, v.cqs.ref(lp.Child("clusterQueue"), lq.ClusterQueue)...)
 		}
 	}

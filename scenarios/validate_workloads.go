@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -15,7 +16,7 @@ func (v *validator) streamList(p *field.Path) field.ErrorList {
 		wp := p.Index(i)
 		errs = append(errs, v.streams.declare(wp.Child("name"), w.Name, streamName)...)
 		if _, dup := v.streamCount[w.Name]; !dup {
-			v.streamCount[w.Name] = *w.Count
+			v.streamCount[w.Name] = countOf(w)
 		}
 		errs = append(errs, v.teams.ref(wp.Child("team"), w.Team)...)
 		if w.Kind == "" {
@@ -23,7 +24,7 @@ func (v *validator) streamList(p *field.Path) field.ErrorList {
 		} else if !kindKnown(w.Kind) {
 			errs = append(errs, notSupported(wp.Child("kind"), string(w.Kind), kindNames()))
 		}
-		if c := *w.Count; c < 1 || c > MaxStreamCount {
+		if c := countOf(w); c < 1 || c > MaxStreamCount {
 			errs = append(errs, field.Invalid(wp.Child("count"), c, fmt.Sprintf("must be between 1 and %d workloads per stream", MaxStreamCount)))
 		} else {
 			total += int64(c)
@@ -49,7 +50,7 @@ func (v *validator) streamList(p *field.Path) field.ErrorList {
 }
 
 func replicas(p *field.Path, w *Stream) field.ErrorList {
-	r := *w.Replicas
+	r := replicasOf(w)
 	switch {
 	case r < 1 || r > MaxReplicas:
 		return field.ErrorList{field.Invalid(p, r, fmt.Sprintf("must be between 1 and %d pods per workload", MaxReplicas))}
@@ -106,8 +107,8 @@ func arrival(p *field.Path, w *Stream) field.ErrorList {
 	var set []string
 	if len(a.At) > 0 {
 		set = append(set, "at")
-		if int64(len(a.At)) != int64(*w.Count) {
-			errs = append(errs, field.Invalid(p.Child("at"), len(a.At), fmt.Sprintf("lists %d times but count is %d: remove count or make them agree", len(a.At), *w.Count)))
+		if c := countOf(w); int64(len(a.At)) != int64(c) {
+			errs = append(errs, field.Invalid(p.Child("at"), len(a.At), fmt.Sprintf("lists %d times but count is %d: remove count or make them agree", len(a.At), c)))
 		}
 		bad := 0
 		for i := range a.At {
@@ -178,4 +179,23 @@ func bothSet(set []string) string {
 		return set[0] + " and " + set[1] + " are both"
 	}
 	return strings.Join(set[:len(set)-1], ", ") + " and " + set[len(set)-1] + " are all"
+}
+
+// countOf is a stream's count, defaulted as Default does: Validate may see
+// a scenario Default has not.
+func countOf(w *Stream) int32 {
+	switch {
+	case w.Count != nil:
+		return *w.Count
+	case len(w.Arrival.At) > 0:
+		return int32(min(len(w.Arrival.At), math.MaxInt32))
+	}
+	return 1
+}
+
+func replicasOf(w *Stream) int32 {
+	if w.Replicas != nil {
+		return *w.Replicas
+	}
+	return 1
 }
