@@ -7,7 +7,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
 
 // runSim runs the sim binary and returns its exit code and output.
@@ -145,4 +149,59 @@ func writeVariant(t *testing.T, from, old, replacement string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// Ctrl-C stops a run cleanly: the logs written so far stay, the event log
+// ends with the interruption, and nothing of the control plane is left.
+func TestRunInterruptedKeepsItsLogs(t *testing.T) {
+	dir, runRoot := t.TempDir(), t.TempDir()
+	cmd := exec.Command(buildSim(t), "run", "../../scenarios/multi-team-fair-sharing.yaml", "--report", dir, "--progress", "none")
+	cmd.Env = append(os.Environ(), "KUEUESIM_RUN_ROOT="+runRoot)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// Interrupt once the replay has recorded a few admissions.
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		data, _ := os.ReadFile(filepath.Join(dir, "events.jsonl"))
+		if bytes.Count(data, []byte(`"type":"Admitted"`)) >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("no admissions recorded after 3 minutes:\n%s", out.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			t.Fatalf("sim run exited with %v after Ctrl-C, want exit code 1:\n%s", err, out.String())
+		}
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("sim run still running a minute after Ctrl-C:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "run interrupted at simulated") {
+		t.Errorf("sim run did not say it was interrupted:\n%s", out.String())
+	}
+	events, err := os.ReadFile(filepath.Join(dir, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(events)), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, `"type":"End"`) || !strings.Contains(last, `"reason":"Interrupted"`) {
+		t.Errorf("event log does not end with the interruption: %s", last)
+	}
+	if pids := procs.CmdlinesContaining(runRoot); len(pids) > 0 {
+		t.Errorf("processes of the interrupted run still alive: %v", cmdlines(pids))
+	}
 }

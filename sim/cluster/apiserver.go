@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -56,6 +57,9 @@ func (cp *ControlPlane) startAPIServer(o options) error {
 		CRDInstallOptions: envtest.CRDInstallOptions{
 			CRDs:               append(crds, o.crds...),
 			ErrorIfPathMissing: true,
+			// envtest waits 10 s by default; a busy 2-core machine needs more.
+			MaxTime:      2 * time.Minute,
+			PollInterval: 100 * time.Millisecond,
 		},
 		WebhookInstallOptions: envtest.WebhookInstallOptions{
 			MutatingWebhooks:    append(muts, o.mutating...),
