@@ -46,5 +46,3 @@ func TestBadSettingNamesItsVariable(t *testing.T) {
 		t.Fatalf("error %v does not name KUEUESIM_SEED", err)
 	}
 }
-
-

@@ -14,7 +14,6 @@ import (
 	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
 
-
 type upProcess struct {
 	cmd    *exec.Cmd
 	output strings.Builder
