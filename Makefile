@@ -15,6 +15,11 @@ all: build
 tools:
 	@hack/build-tools.sh
 
+## kwok: build kwok and kwokctl (sigs.k8s.io/kwok) beside the control-plane binaries (once)
+.PHONY: kwok
+kwok:
+	@hack/build-kwok.sh
+
 ## manifests: copy the dependencies' CRDs and Kueue's webhooks from the module cache
 .PHONY: manifests
 manifests:

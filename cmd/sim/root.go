@@ -51,7 +51,7 @@ environment, which wins over the file.`,
 	root.PersistentFlags().IntVarP(&g.verbosity, "verbosity", "v", 0,
 		"logs of the in-process controllers (Kueue, kueue-sim's): 0 none, 1 errors (including transient ones they retry), 2 info, 3 debug")
 	root.AddCommand(newUpCmd(), newRunCmd(), newValidateCmd(), newVersionCmd())
-	root.AddCommand(newLintCmd())
+	root.AddCommand(newLintCmd(), newServeCmd())
 	return root
 }
 

@@ -18,6 +18,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/kueue-sim/kueue-sim/sim/assets"
 	"github.com/kueue-sim/kueue-sim/sim/kubelet"
@@ -34,9 +35,11 @@ type ControlPlane struct {
 	// Client is a direct (uncached) client with Scheme.
 	Client client.Client
 	Scheme *runtime.Scheme
-	// Kubelet is the fake kubelet; Finish ends pods.
+	// Kubelet is the fake kubelet; Finish ends pods. Nil on an existing
+	// cluster (Connect), whose kubelets (or KWOK) run the pods.
 	Kubelet *kubelet.Kubelet
-	// Kueue exposes the in-process Kueue's queues and cache.
+	// Kueue exposes the in-process Kueue's queues and cache; nil when Kueue
+	// is the cluster's own (Connect with WithoutKueue).
 	Kueue *kueuesetup.Kueue
 	// Manager is the in-process manager: its cache and cached client serve
 	// observers that must not load the API server.
@@ -59,6 +62,8 @@ type ControlPlane struct {
 	stopErr    error
 	stopping   chan struct{}
 	cleanupLog []string
+	external   bool      // made by Connect: no child processes, no envtest
+	ext        *external // what Connect registered, undone by Stop
 }
 
 // Start brings up a control plane. ctx bounds the start only; the control
@@ -100,7 +105,10 @@ func Start(ctx context.Context, opts ...Option) (_ *ControlPlane, err error) {
 	if err := cp.startChildren(ctx); err != nil {
 		return nil, err
 	}
-	if err := cp.startManager(ctx, o); err != nil {
+	wh := cp.env.WebhookInstallOptions
+	if err := cp.startManager(ctx, o, webhook.Options{
+		Host: wh.LocalServingHost, Port: wh.LocalServingPort, CertDir: wh.LocalServingCertDir,
+	}); err != nil {
 		return nil, err
 	}
 	if err := cp.createBasics(ctx, o.pools); err != nil {
@@ -125,6 +133,9 @@ func (cp *ControlPlane) Stop() error {
 	cp.stopOnce.Do(func() {
 		close(cp.stopping)
 		var errs []error
+		// An existing cluster must not keep calling webhooks that are about
+		// to stop: they fail closed.
+		errs = append(errs, cp.ext.unregister())
 		if cp.mgrCancel != nil {
 			cp.mgrCancel()
 			select {
@@ -147,6 +158,7 @@ func (cp *ControlPlane) Stop() error {
 		if cp.run != nil {
 			errs = append(errs, cp.run.Remove())
 		}
+		errs = append(errs, cp.ext.removeFiles())
 		cp.stopErr = errors.Join(errs...)
 	})
 	return cp.stopErr

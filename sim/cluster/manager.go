@@ -16,8 +16,9 @@ import (
 
 // startManager runs Kueue, the fake kubelet and the caller's controllers in
 // one manager, and waits until its caches are synced and its webhook server
-// answers.
-func (cp *ControlPlane) startManager(ctx context.Context, o options) error {
+// answers. Against an existing cluster (Connect) the cluster's kubelets run
+// the pods, and Kueue may be the cluster's own (WithoutKueue).
+func (cp *ControlPlane) startManager(ctx context.Context, o options, wh webhook.Options) error {
 	mopts, kcfg, err := kueuesetup.LoadConfig(cp.Scheme, o.kueueConfigFile)
 	if o.kueueConfigData != nil {
 		mopts, kcfg, err = kueuesetup.LoadConfigData(cp.Scheme, o.kueueConfigName, o.kueueConfigData)
@@ -25,13 +26,10 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	wh := cp.env.WebhookInstallOptions
 	mopts.Scheme = cp.Scheme
 	mopts.Metrics = metricsserver.Options{BindAddress: "0"}
 	mopts.HealthProbeBindAddress = "0"
-	mopts.WebhookServer = webhook.NewServer(webhook.Options{
-		Host: wh.LocalServingHost, Port: wh.LocalServingPort, CertDir: wh.LocalServingCertDir,
-	})
+	mopts.WebhookServer = webhook.NewServer(wh)
 	mgr, err := ctrl.NewManager(cp.Config, mopts)
 	if err != nil {
 		return fmt.Errorf("making the manager: %w", err)
@@ -44,12 +42,16 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options) error {
 	if _, real := o.clock.(clock.RealClock); !real {
 		kopts = append(kopts, kueuesetup.WithSchedulerClock(o.clock))
 	}
-	if cp.Kueue, err = kueuesetup.Setup(mgrCtx, mgr, kcfg, kopts...); err != nil {
-		return err
+	if !o.ext.noKueue {
+		if cp.Kueue, err = kueuesetup.Setup(mgrCtx, mgr, kcfg, kopts...); err != nil {
+			return err
+		}
 	}
-	cp.Kubelet = kubelet.New(mgr.GetClient(), kubelet.WithClock(o.clock))
-	if err := cp.Kubelet.SetupWithManager(mgr); err != nil {
-		return fmt.Errorf("setting up the fake kubelet: %w", err)
+	if !cp.external {
+		cp.Kubelet = kubelet.New(mgr.GetClient(), kubelet.WithClock(o.clock))
+		if err := cp.Kubelet.SetupWithManager(mgr); err != nil {
+			return fmt.Errorf("setting up the fake kubelet: %w", err)
+		}
 	}
 	for _, setup := range o.setups {
 		if err := setup(mgr); err != nil {

@@ -27,6 +27,7 @@ type options struct {
 	validating      []*admissionv1.ValidatingWebhookConfiguration
 	clock           clock.Clock
 	noKueueOperator bool
+	ext             externalOptions
 }
 
 // Option configures Start.
