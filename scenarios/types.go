@@ -205,6 +205,13 @@ type Stream struct {
 	PriorityClass   string `json:"priorityClass,omitempty"`
 	// Fail makes the workloads' pods fail at the end of their duration.
 	Fail bool `json:"fail,omitempty"`
+	// RequiredNodeAffinity limits the pods to nodes that meet every
+	// requirement (a required node affinity with one term). Kueue assigns
+	// only flavors whose node labels can meet it. See validate_affinity.go.
+	RequiredNodeAffinity []corev1.NodeSelectorRequirement `json:"requiredNodeAffinity,omitempty"`
+	// Durations are the workloads' run times one by one, in arrival order
+	// (for replayed traces); excludes Duration.
+	Durations []metav1.Duration `json:"durations,omitempty"`
 }
 
 // Arrival says when a stream's workloads arrive. Exactly one field is set;

@@ -35,6 +35,7 @@ func Validate(s *Scenario) field.ErrorList {
 	errs = append(errs, v.teamList(field.NewPath("teams"))...)
 	errs = append(errs, v.profileList(field.NewPath("queues", "hardwareProfiles"))...)
 	errs = append(errs, v.streamList(field.NewPath("workloads"))...)
+	errs = append(errs, v.streamPlacement(field.NewPath("workloads"))...)
 	errs = append(errs, v.expectations(field.NewPath("expectations"))...)
 	return errs
 }

@@ -44,6 +44,9 @@ func Plan(s *scenarios.Scenario, seed int64) ([]Arrival, error) {
 			if err != nil {
 				return nil, fmt.Errorf("planning stream %s: %w", st.Name, err)
 			}
+			if j < len(st.Durations) {
+				d = max(roundSecond(st.Durations[j].Duration), time.Second)
+			}
 			out = append(out, Arrival{
 				Name: fmt.Sprintf("%s-%d", st.Name, j), Stream: st, Team: teams[st.Team],
 				Index: j, At: at, Duration: d,

@@ -50,6 +50,7 @@ func WorkloadObject(a Arrival, priorities map[string]int32) (client.Object, erro
 				Containers: []corev1.Container{{
 					Name: container, Image: fakeImage, Resources: podResources(st.Requests),
 				}},
+				Affinity: requiredAffinity(st.RequiredNodeAffinity),
 			},
 		}
 	}
@@ -150,4 +151,17 @@ func unstructuredObject(apiVersion, kind string, meta metav1.ObjectMeta, spec ma
 		return nil, fmt.Errorf("building %s %s: %w", kind, meta.Name, err)
 	}
 	return &unstructured.Unstructured{Object: m}, nil
+}
+
+// requiredAffinity is a pod affinity that requires every one of reqs, or
+// nil. Kueue's flavor assignment honours it, and so does kube-scheduler.
+func requiredAffinity(reqs []corev1.NodeSelectorRequirement) *corev1.Affinity {
+	if len(reqs) == 0 {
+		return nil
+	}
+	return &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+			NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: reqs}},
+		},
+	}}
 }
