@@ -1,0 +1,307 @@
+package reports
+
+import (
+	"math"
+	"sort"
+
+	"github.com/kueue-sim/kueue-sim/sim/record"
+)
+
+// FlavorUsage is how much of one flavor's resource Kueue admitted.
+type FlavorUsage struct {
+	Flavor   string `json:"flavor"`
+	Resource string `json:"resource"`
+	// Capacity is the allocatable amount on the flavor's nodes.
+	Capacity float64 `json:"capacity"`
+	// Quota is the sum of the ClusterQueues' nominal quotas.
+	Quota          float64 `json:"quota"`
+	UsedHours      float64 `json:"usedHours"`
+	AvailableHours float64 `json:"availableHours"`
+	// Utilization is UsedHours / AvailableHours (0 without capacity).
+	Utilization float64 `json:"utilization"`
+	AverageUsed float64 `json:"averageUsed"`
+	PeakUsed    float64 `json:"peakUsed"`
+}
+
+// ClusterQueue is one ClusterQueue's quota and what it did with it.
+type ClusterQueue struct {
+	Name   string  `json:"name"`
+	Cohort string  `json:"cohort,omitempty"`
+	Weight float64 `json:"weight"`
+	// Resources has one entry per flavor and resource with quota or use.
+	Resources    []QuotaUsage `json:"resources"`
+	Workloads    int          `json:"workloads"`
+	Admissions   int          `json:"admissions"`
+	Preemptions  int          `json:"preemptions"`
+	PendingAtEnd int          `json:"pendingAtEnd"`
+}
+
+// QuotaUsage is a ClusterQueue's use of one flavor's resource.
+type QuotaUsage struct {
+	Flavor      string  `json:"flavor"`
+	Resource    string  `json:"resource"`
+	Nominal     float64 `json:"nominal"`
+	UsedHours   float64 `json:"usedHours"`
+	AverageUsed float64 `json:"averageUsed"`
+	PeakUsed    float64 `json:"peakUsed"`
+	// Borrowed is use above the nominal quota.
+	BorrowedHours float64 `json:"borrowedHours"`
+	PeakBorrowed  float64 `json:"peakBorrowed"`
+	// Lent is unused nominal quota that the rest of the cohort borrowed.
+	LentHours float64 `json:"lentHours"`
+	PeakLent  float64 `json:"peakLent"`
+}
+
+// Team is one team's (namespace's) use of the cluster.
+type Team struct {
+	Name          string      `json:"name"`
+	ClusterQueues []string    `json:"clusterQueues"`
+	Workloads     int         `json:"workloads"`
+	Admitted      int         `json:"admitted"`
+	Preempted     int         `json:"preempted"`
+	Refused       int         `json:"refused"`
+	Resources     []TeamUsage `json:"resources"`
+}
+
+// TeamUsage is a team's use of one flavor's resource.
+type TeamUsage struct {
+	Flavor      string  `json:"flavor"`
+	Resource    string  `json:"resource"`
+	UsedHours   float64 `json:"usedHours"`
+	AverageUsed float64 `json:"averageUsed"`
+	PeakUsed    float64 `json:"peakUsed"`
+}
+
+func flavorUsage(run *record.Run, tl *timeline) []FlavorUsage {
+	keys := map[fr]bool{}
+	for flavor, byRes := range run.Capacity {
+		for res := range byRes {
+			keys[fr{flavor, res}] = true
+		}
+	}
+	for _, s := range tl.Segments {
+		for k := range s.Flavor {
+			keys[k] = true
+		}
+	}
+	hours := run.End.Hours()
+	var out []FlavorUsage
+	for _, k := range sortedFR(keys) {
+		u := FlavorUsage{Flavor: k.Flavor, Resource: k.Resource, Capacity: run.Capacity[k.Flavor][k.Resource]}
+		for _, byFlavor := range run.Quotas {
+			u.Quota += byFlavor[k.Flavor][k.Resource]
+		}
+		at := func(s segment) float64 { return s.Flavor[k] }
+		u.UsedHours = tl.integral(at) / 3600
+		u.AvailableHours = u.Capacity * hours
+		u.PeakUsed = tl.peak(at)
+		if hours > 0 {
+			u.AverageUsed = u.UsedHours / hours
+		}
+		if u.AvailableHours > 0 {
+			u.Utilization = u.UsedHours / u.AvailableHours
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+func clusterQueues(run *record.Run, tl *timeline) []ClusterQueue {
+	names := map[string]bool{}
+	for cq := range run.Quotas {
+		names[cq] = true
+	}
+	for _, w := range run.Workloads {
+		if w.ClusterQueue != "" {
+			names[w.ClusterQueue] = true
+		}
+	}
+	lent := lending(run, tl)
+	hours := run.End.Hours()
+	var out []ClusterQueue
+	for _, name := range sortedKeys(names) {
+		cq := ClusterQueue{Name: name, Cohort: run.Cohorts[name], Weight: weightOf(run.Weights, name)}
+		keys := map[fr]bool{}
+		for flavor, byRes := range run.Quotas[name] {
+			for res := range byRes {
+				keys[fr{flavor, res}] = true
+			}
+		}
+		for _, s := range tl.Segments {
+			for k := range s.CQ {
+				if k.Group == name {
+					keys[fr{k.Flavor, k.Resource}] = true
+				}
+			}
+		}
+		for _, k := range sortedFR(keys) {
+			nominal := run.Quotas[name][k.Flavor][k.Resource]
+			g := gfr{name, k.Flavor, k.Resource}
+			used := func(s segment) float64 { return s.CQ[g] }
+			borrowed := func(s segment) float64 { return math.Max(0, s.CQ[g]-nominal) }
+			q := QuotaUsage{Flavor: k.Flavor, Resource: k.Resource, Nominal: nominal,
+				UsedHours: tl.integral(used) / 3600, PeakUsed: tl.peak(used),
+				BorrowedHours: tl.integral(borrowed) / 3600, PeakBorrowed: tl.peak(borrowed)}
+			for i, s := range tl.Segments {
+				v := lent[i][g]
+				q.LentHours += v * s.Seconds() / 3600
+				q.PeakLent = math.Max(q.PeakLent, v)
+			}
+			if hours > 0 {
+				q.AverageUsed = q.UsedHours / hours
+			}
+			cq.Resources = append(cq.Resources, q)
+		}
+		for _, w := range run.Workloads {
+			if w.ClusterQueue != name {
+				continue
+			}
+			cq.Workloads++
+			cq.Admissions += len(w.Admissions)
+			cq.Preemptions += len(w.Preemptions)
+			if pendingAtEnd(w) {
+				cq.PendingAtEnd++
+			}
+		}
+		out = append(out, cq)
+	}
+	return out
+}
+
+// lending apportions, in every segment, what each cohort borrows to its
+// ClusterQueues' unused nominal quota, in proportion to the unused amounts.
+func lending(run *record.Run, tl *timeline) []map[gfr]float64 {
+	members := map[string][]string{}
+	for cq, cohort := range run.Cohorts {
+		if cohort != "" {
+			members[cohort] = append(members[cohort], cq)
+		}
+	}
+	out := make([]map[gfr]float64, len(tl.Segments))
+	for i, s := range tl.Segments {
+		out[i] = map[gfr]float64{}
+		for _, cqs := range members {
+			keys := map[fr]bool{}
+			for _, cq := range cqs {
+				for flavor, byRes := range run.Quotas[cq] {
+					for res := range byRes {
+						keys[fr{flavor, res}] = true
+					}
+				}
+			}
+			for k := range keys {
+				borrowed, unused := 0.0, 0.0
+				for _, cq := range cqs {
+					used, nominal := s.CQ[gfr{cq, k.Flavor, k.Resource}], run.Quotas[cq][k.Flavor][k.Resource]
+					borrowed += math.Max(0, used-nominal)
+					unused += math.Max(0, nominal-used)
+				}
+				if borrowed == 0 || unused == 0 {
+					continue
+				}
+				frac := math.Min(1, borrowed/unused)
+				for _, cq := range cqs {
+					used, nominal := s.CQ[gfr{cq, k.Flavor, k.Resource}], run.Quotas[cq][k.Flavor][k.Resource]
+					if free := nominal - used; free > 0 {
+						out[i][gfr{cq, k.Flavor, k.Resource}] = free * frac
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func teams(run *record.Run, tl *timeline) []Team {
+	byName := map[string]*Team{}
+	cqs := map[string]map[string]bool{}
+	var names []string
+	for _, w := range run.Workloads {
+		t := byName[w.Team]
+		if t == nil {
+			t = &Team{Name: w.Team}
+			byName[w.Team] = t
+			cqs[w.Team] = map[string]bool{}
+			names = append(names, w.Team)
+		}
+		t.Workloads++
+		if w.Admitted() {
+			t.Admitted++
+		}
+		if len(w.Preemptions) > 0 {
+			t.Preempted++
+		}
+		if w.Refused != nil {
+			t.Refused++
+		}
+		if w.ClusterQueue != "" {
+			cqs[w.Team][w.ClusterQueue] = true
+		}
+	}
+	sort.Strings(names)
+	hours := run.End.Hours()
+	out := make([]Team, 0, len(names))
+	for _, name := range names {
+		t := byName[name]
+		t.ClusterQueues = sortedKeys(cqs[name])
+		keys := map[fr]bool{}
+		for _, s := range tl.Segments {
+			for k := range s.Team {
+				if k.Group == name {
+					keys[fr{k.Flavor, k.Resource}] = true
+				}
+			}
+		}
+		for _, k := range sortedFR(keys) {
+			g := gfr{name, k.Flavor, k.Resource}
+			at := func(s segment) float64 { return s.Team[g] }
+			u := TeamUsage{Flavor: k.Flavor, Resource: k.Resource, UsedHours: tl.integral(at) / 3600, PeakUsed: tl.peak(at)}
+			if hours > 0 {
+				u.AverageUsed = u.UsedHours / hours
+			}
+			t.Resources = append(t.Resources, u)
+		}
+		out = append(out, *t)
+	}
+	return out
+}
+
+// pendingAtEnd tells whether w was waiting for admission when the run
+// ended: not refused, not ended, and every admission it had was ended by a
+// preemption or eviction.
+func pendingAtEnd(w *record.Workload) bool {
+	if w.Refused != nil || w.Finished != nil || w.Deleted != nil {
+		return false
+	}
+	return len(w.Admissions) <= len(w.Preemptions)+len(w.Evictions)
+}
+
+func weightOf(weights map[string]float64, cq string) float64 {
+	if w, ok := weights[cq]; ok {
+		return w
+	}
+	return 1
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedFR(m map[fr]bool) []fr {
+	out := make([]fr, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Flavor != out[j].Flavor {
+			return out[i].Flavor < out[j].Flavor
+		}
+		return out[i].Resource < out[j].Resource
+	})
+	return out
+}
