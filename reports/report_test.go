@@ -158,10 +158,10 @@ func TestHandmadeDecisionsPlacementAndWhy(t *testing.T) {
 
 func TestExplainPending(t *testing.T) {
 	for msg, want := range map[string]string{
-		"couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor a100, 2 more needed. Pending the preemption of 1 workload(s)": "waiting for admission: its ClusterQueue (with what it may borrow) lacks 2 nvidia.com/gpu of flavor a100 right now; it waits for running workloads to end; Kueue is preempting 1 workload(s) to make room for it",
-		"couldn't assign flavors to pod set main: insufficient quota for nvidia.com/gpu in flavor a100, previously considered podsets requests (0) + current podset request (16) > maximum capacity (8)":                      "waiting for admission: it asks for more nvidia.com/gpu of flavor a100 (16) than its ClusterQueue can ever have, borrowing included (8): it cannot be admitted as configured",
-		"couldn't assign flavors to pod set main: untolerated taint {gpu h100 NoSchedule} in flavor h100":                                                                                                                 "waiting for admission: flavor h100's nodes carry the taint {gpu h100 NoSchedule}, which the workload does not tolerate",
-		"ClusterQueue team-x is inactive":         "waiting for admission: its ClusterQueue team-x is inactive (stopped, or a flavor or admission check it names is missing)",
+		"couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor a100, 2 more needed. Pending the preemption of 1 workload(s)":                                   "waiting for admission: its ClusterQueue (with what it may borrow) lacks 2 nvidia.com/gpu of flavor a100 right now; it waits for running workloads to end; Kueue is preempting 1 workload(s) to make room for it",
+		"couldn't assign flavors to pod set main: insufficient quota for nvidia.com/gpu in flavor a100, previously considered podsets requests (0) + current podset request (16) > maximum capacity (8)": "waiting for admission: it asks for more nvidia.com/gpu of flavor a100 (16) than its ClusterQueue can ever have, borrowing included (8): it cannot be admitted as configured",
+		"couldn't assign flavors to pod set main: untolerated taint {gpu h100 NoSchedule} in flavor h100":                                                                                                "waiting for admission: flavor h100's nodes carry the taint {gpu h100 NoSchedule}, which the workload does not tolerate",
+		"ClusterQueue team-x is inactive":          "waiting for admission: its ClusterQueue team-x is inactive (stopped, or a flavor or admission check it names is missing)",
 		"something Kueue says that we do not know": `waiting for admission; Kueue says: "something Kueue says that we do not know"`,
 	} {
 		if got := explainPending(msg); got != want {
