@@ -19,7 +19,8 @@ func worstCases() map[string]string {
 	anchored := strings.Repeat("x", MaxExpandedSize/250)
 	at := "[" + strings.Repeat("-1s,", MaxStreamCount-1) + "0s]"
 	times := "apiVersion: kueue-sim/v1alpha1\nkind: Scenario\nworkloads:\n- {name: a, arrival: {at: " + at + "}}\n- {name: b, arrival: {at: " + at + "}}\n"
-	streams := fill("apiVersion: kueue-sim/v1alpha1\nkind: Scenario\nworkloads:\n", "- {name: Bad_Name, team: t, kind: K, count: 0, replicas: 0, requests: {gpu: -1}}\n", "")
+	streams := "apiVersion: kueue-sim/v1alpha1\nkind: Scenario\nworkloads:\n" +
+		strings.Repeat("- {name: Bad_Name, team: t, kind: K, count: 0, replicas: 0, requests: {gpu: -1}}\n", MaxListItems)
 	return map[string]string{
 		"a list just under the value limit": "description: [" + strings.Repeat("0,", MaxNodes-10) + "0]\n",
 		"empty list items":                  fill("teams:\n", "-\n", ""),

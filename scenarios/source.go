@@ -25,8 +25,8 @@ const (
 	// about ten levels).
 	MaxDepth = 32
 	// MaxNodes bounds the values (scalars, lists and mappings, aliases
-	// expanded) of a document: room for two streams of MaxStreamCount
-	// explicit arrival times and the rest of the scenario.
+	// expanded) of a document: room for a replayed trace of MaxStreamCount
+	// workloads (arrival times and durations) and the rest of the scenario.
 	MaxNodes = 250_000
 )
 

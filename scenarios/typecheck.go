@@ -101,7 +101,7 @@ func typeCheck(p *field.Path, v any, t reflect.Type) field.ErrorList {
 }
 
 // MaxListItems bounds every list of a scenario but lists of times
-// (arrival.at), which MaxStreamCount bounds.
+// (arrival.at, durations), which MaxStreamCount bounds.
 const MaxListItems = 10_000
 
 func maxItems(elem reflect.Type) int {

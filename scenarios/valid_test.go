@@ -81,6 +81,12 @@ func TestValidEdgeCases(t *testing.T) {
 		{"every with a start", edit(t, "  duration:", "  count: 3\n  arrival: {every: 1h, start: 8759h}\n  duration:")},
 		{"lognormal sigma at its limit", edit(t, "{fixed: 25m}", "{lognormal: {median: 25m, sigma: 5}}")},
 		{"a small lognormal sigma", edit(t, "{fixed: 25m}", "{lognormal: {median: 1s, sigma: 0.001}}")},
+		{"durations one by one and a required node affinity", edit(t, "  duration: {fixed: 25m}\n", `  arrival: {at: [0s, 40s, 3m]}
+  durations: [10m, 2m30s, 1h]
+  requiredNodeAffinity:
+  - {key: nvidia.com/gpu.product, operator: In, values: [NVIDIA-A100-SXM4-80GB]}
+  - {key: example.com/generation, operator: Gt, values: ["3"]}
+`)},
 		{"exponential durations", edit(t, "{fixed: 25m}", "{exponential: 1h}")},
 		{"no duration: a Notebook until runUntil", edit(t, "  kind: Job\n  duration: {fixed: 25m}\n", "  kind: Notebook\n  runUntil: 8h\n")},
 		{"no duration: an InferenceService until the end", edit(t, "  kind: Job\n  duration: {fixed: 25m}\n", "  kind: InferenceService\n  replicas: 3\n")},
