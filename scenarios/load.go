@@ -108,7 +108,11 @@ func Load(file, name string, data []byte) (*Scenario, error) {
 	}
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		return nil, newError(file, append(dups, syntaxProblem(data, err)))
+		p := syntaxProblem(data, err)
+		if line := src.nonFinite(); line > 0 {
+			p = Problem{Line: line, Msg: "not a number: YAML reads .nan and .inf as such, which no field takes: write a number"}
+		}
+		return nil, newError(file, append(dups, p))
 	}
 	s := &Scenario{}
 	if errs := decodeStrict(js, s); len(errs) > 0 || len(dups) > 0 {

@@ -90,6 +90,9 @@ func parseSource(data []byte) (src source, fatal, dups []Problem) {
 	if len(probs) > 0 {
 		return src, probs, nil
 	}
+	if line := complexKey(root); line > 0 {
+		return src, []Problem{{Line: line, Msg: "a mapping key is a list or a mapping (? [a, b]): keys are plain names"}}, nil
+	}
 	return src, nil, duplicateKeys(nil, root, nil)
 }
 
@@ -284,4 +287,45 @@ func duplicateKeys(p *field.Path, n *yaml.Node, probs []Problem) []Problem {
 		}
 	}
 	return probs
+}
+
+// nonFinite returns the line of the first .nan or .inf, which JSON cannot
+// hold, or 0.
+func (src source) nonFinite() int {
+	if src.lines == nil {
+		return 0
+	}
+	var find func(n *yaml.Node) int
+	find = func(n *yaml.Node) int {
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" {
+			if v := strings.ToLower(strings.TrimLeft(n.Value, "+-")); v == ".nan" || v == ".inf" {
+				return n.Line
+			}
+		}
+		for _, c := range n.Content {
+			if line := find(c); line > 0 {
+				return line
+			}
+		}
+		return 0
+	}
+	return find(src.lines.root)
+}
+
+// complexKey returns the line of the first mapping key that is a list or a
+// mapping, which JSON cannot hold, or 0. Aliased keys are followed.
+func complexKey(n *yaml.Node) int {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := deref(n.Content[i]); k.Kind == yaml.MappingNode || k.Kind == yaml.SequenceNode {
+				return n.Content[i].Line
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if line := complexKey(c); line > 0 {
+			return line
+		}
+	}
+	return 0
 }
