@@ -52,6 +52,8 @@ environment, which wins over the file.`,
 		"logs of the in-process controllers (Kueue, kueue-sim's): 0 none, 1 errors (including transient ones they retry), 2 info, 3 debug")
 	root.AddCommand(newUpCmd(), newRunCmd(), newValidateCmd(), newVersionCmd())
 	root.AddCommand(newLintCmd(), newServeCmd())
+	root.AddCommand(newReportCmd(), newCompareCmd(), newPlanCmd())
+	root.AddCommand(newImportCmd())
 	return root
 }
 
