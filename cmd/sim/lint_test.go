@@ -83,7 +83,7 @@ func lintUnreadable(t *testing.T, bin string) {
 	if err := os.WriteFile(scenario, []byte("{}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if out, code := simLint(t, bin, scenario); code != 2 || !strings.Contains(out, "not supported yet") {
-		t.Errorf("sim lint FILE: exit %d, want 2 and 'not supported yet':\n%s", code, out)
+	if out, code := simLint(t, bin, scenario); code != 2 || !strings.Contains(out, "is not a valid scenario") {
+		t.Errorf("sim lint on an invalid scenario file: exit %d, want 2 and the scenario's problems:\n%s", code, out)
 	}
 }
