@@ -26,6 +26,7 @@ type runFlags struct {
 	relaxed   bool
 	runRoot   string
 	progress  string
+	runReportFlags
 }
 
 func newRunCmd() *cobra.Command {
@@ -53,6 +54,7 @@ seed give the same file) and DIR/expectations.json.`,
 	fl.Int64Var(&f.seed, "seed", 0, "seed for arrivals and durations (default: the scenario's)")
 	fl.BoolVar(&f.relaxed, "relaxed", false, "skip the wall-clock pacing that keeps Kueue's FIFO order among tied workloads: faster, but decision traces vary between runs")
 	fl.StringVar(&f.runRoot, "run-root", procs.DefaultRunRoot(), "folder for the control plane's files; removed at the end")
+	addRunReportFlags(fl, &f.runReportFlags)
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto (a bar on a terminal, log lines otherwise), bar, log or none")
 	return cmd
 }
@@ -156,6 +158,9 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 			return fmt.Errorf("writing expectations.json: %w", err)
 		}
 		fmt.Fprintf(out, "logs in %s\n", f.reportDir)
+	}
+	if err := writeRunReports(out, f.reportDir, f.runReportFlags, res); err != nil {
+		return err
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d expectations failed", failed, len(res.Expectations))

@@ -1,11 +1,13 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sort"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kueue-sim/kueue-sim/reports"
@@ -77,13 +79,27 @@ func LoadThresholds(path string) (*Thresholds, error) {
 		return nil, fmt.Errorf("reading thresholds: %w", err)
 	}
 	var t Thresholds
-	if err := yaml.UnmarshalStrict(data, &t); err != nil {
+	if err := decodeStrict(data, &t); err != nil {
 		return nil, fmt.Errorf("reading thresholds %s: %w", path, err)
 	}
 	if errs := t.Validate(); len(errs) > 0 {
 		return nil, fmt.Errorf("thresholds %s are invalid: %w", path, errs.ToAggregate())
 	}
 	return &t, nil
+}
+
+// decodeStrict decodes YAML into v, naming unknown and duplicate fields
+// with their paths (rules[0].maxRegresion).
+func decodeStrict(data []byte, v any) error {
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return err
+	}
+	strict, err := sigsjson.UnmarshalStrict(js, v)
+	if err != nil {
+		return err
+	}
+	return errors.Join(strict...)
 }
 
 // Validate checks every rule at once.

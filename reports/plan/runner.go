@@ -1,0 +1,183 @@
+package plan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kueue-sim/kueue-sim/reports"
+)
+
+// Options of a sweep.
+type Options struct {
+	// Sim is the sim binary to run each combination with (one Kueue per
+	// process).
+	Sim string
+	// Out is the plan's folder: plan.json, plan.md, plan.svg and runs/.
+	Out string
+	// Parallel bounds the runs at once (default 1).
+	Parallel int
+	// Shard runs one part of the sweep (default: all of it).
+	Shard Shard
+	// RunArgs are added to every `sim run`, e.g. --seed 3 or --relaxed.
+	RunArgs []string
+	// Log receives a line as each run starts and ends.
+	Log io.Writer
+}
+
+// Run runs every combination of the sweep (or of one shard) and writes
+// the plan's files.
+func Run(ctx context.Context, scenarioPath string, varies []Vary, o Options) (*Plan, error) {
+	data, err := os.ReadFile(scenarioPath)
+	if err != nil {
+		return nil, fmt.Errorf("reading the scenario: %w", err)
+	}
+	all, err := Combinations(varies)
+	if err != nil {
+		return nil, err
+	}
+	if o.Shard.N == 0 {
+		o.Shard = Shard{I: 0, N: 1}
+	}
+	if o.Parallel < 1 {
+		o.Parallel = 1
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	p := &Plan{SchemaVersion: SchemaVersion, Scenario: scenarioPath, Digest: digest(data), Total: len(all)}
+	for _, v := range varies {
+		p.Vary = append(p.Vary, v.Raw)
+	}
+	if o.Shard.N > 1 {
+		p.Shards = []string{o.Shard.String()}
+	}
+	mine := o.Shard.Of(all)
+	// Write and check every scenario first: a bad value fails at once.
+	base := filepath.Base(scenarioPath)
+	name := strings.TrimSuffix(base, filepath.Ext(base))
+	for _, c := range mine {
+		if err := Apply(data, name, varies, c, filepath.Join(o.Out, runDir(c), base)); err != nil {
+			return nil, err
+		}
+	}
+	p.Outcomes = make([]Outcome, len(mine))
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		sem  = make(chan struct{}, o.Parallel)
+		done int
+	)
+	for i, c := range mine {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				p.Outcomes[i] = Outcome{Combination: c, Dir: runDir(c), ExitCode: -1, Error: "not run: " + ctx.Err().Error()}
+				return
+			}
+			defer func() { <-sem }()
+			mu.Lock()
+			fmt.Fprintf(o.Log, "run %d of %d: %s\n", c.Index, p.Total, describe(c))
+			mu.Unlock()
+			out := runOne(ctx, o, c, filepath.Join(runDir(c), base))
+			p.Outcomes[i] = out
+			mu.Lock()
+			done++
+			fmt.Fprintf(o.Log, "done %d/%d: run %d %s in %s\n", done, len(mine), c.Index, verdict(out), time.Duration(out.WallSeconds*float64(time.Second)).Round(time.Second))
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	p.sortOutcomes()
+	p.pickBest()
+	if err := p.WriteFiles(o.Out); err != nil {
+		return p, err
+	}
+	return p, ctx.Err()
+}
+
+func runDir(c Combination) string { return filepath.Join("runs", fmt.Sprintf("%04d", c.Index)) }
+
+// runOne runs `sim run` on one combination's scenario and reads its report.
+func runOne(ctx context.Context, o Options, c Combination, scenario string) Outcome {
+	out := Outcome{Combination: c, Dir: runDir(c)}
+	dir := filepath.Join(o.Out, out.Dir)
+	logFile, err := os.Create(filepath.Join(dir, "run.log"))
+	if err != nil {
+		out.ExitCode, out.Error = -1, fmt.Sprintf("creating run.log: %v", err)
+		return out
+	}
+	defer logFile.Close()
+	args := append([]string{"run", filepath.Join(o.Out, scenario), "--report", dir, "--junit", filepath.Join(dir, "junit.xml"), "--progress", "none"}, o.RunArgs...)
+	cmd := exec.CommandContext(ctx, o.Sim, args...)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	// Let `sim run` stop its control plane cleanly when the plan is stopped.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 30 * time.Second
+	began := time.Now()
+	err = cmd.Run()
+	out.WallSeconds = time.Since(began).Seconds()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		out.ExitCode = exit.ExitCode()
+	default:
+		out.ExitCode, out.Error = -1, err.Error()
+		return out
+	}
+	r, err := reports.Load(filepath.Join(dir, reports.JSONFile))
+	if err != nil {
+		if out.Error == "" {
+			out.Error = fmt.Sprintf("sim run exited %d without a report: see %s", out.ExitCode, filepath.Join(out.Dir, "run.log"))
+		}
+		return out
+	}
+	out.fill(r)
+	return out
+}
+
+// fill takes the outcome's figures from the run's report.
+func (o *Outcome) fill(r *reports.Report) {
+	o.Resource = r.Resource
+	used, avail := 0.0, 0.0
+	for _, f := range r.Flavors {
+		if f.Resource == r.Resource {
+			o.Capacity += f.Capacity
+			used += f.UsedHours
+			avail += f.AvailableHours
+		}
+	}
+	if avail > 0 {
+		o.Utilization = used / avail
+	}
+	if len(r.Waits) > 0 {
+		o.P90Wait, o.MaxWait = r.Waits[0].P90, r.Waits[0].Max
+	}
+	for _, e := range r.Expectations {
+		if !e.Passed {
+			o.Failed = append(o.Failed, e.Name)
+		}
+	}
+	o.Passed = o.ExitCode == 0 && o.Error == "" && len(o.Failed) == 0
+}
+
+func verdict(o Outcome) string {
+	switch {
+	case o.Error != "":
+		return "ERROR: " + o.Error
+	case o.Passed:
+		return "PASS"
+	}
+	return fmt.Sprintf("FAIL (exit %d; %s)", o.ExitCode, strings.Join(o.Failed, ", "))
+}
