@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
-	"github.com/kueue-sim/kueue-sim/sim/cluster"
 	"github.com/kueue-sim/kueue-sim/sim/engine"
 	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
@@ -26,6 +25,7 @@ type runFlags struct {
 	relaxed   bool
 	runRoot   string
 	progress  string
+	targetFlags
 	runReportFlags
 }
 
@@ -54,6 +54,7 @@ seed give the same file) and DIR/expectations.json.`,
 	fl.Int64Var(&f.seed, "seed", 0, "seed for arrivals and durations (default: the scenario's)")
 	fl.BoolVar(&f.relaxed, "relaxed", false, "skip the wall-clock pacing that keeps Kueue's FIFO order among tied workloads: faster, but decision traces vary between runs")
 	fl.StringVar(&f.runRoot, "run-root", procs.DefaultRunRoot(), "folder for the control plane's files; removed at the end")
+	addTargetFlags(fl, &f.targetFlags)
 	addRunReportFlags(fl, &f.runReportFlags)
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto (a bar on a terminal, log lines otherwise), bar, log or none")
 	return cmd
@@ -104,34 +105,28 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 	prog := newProgress(cmd.ErrOrStderr(), f.progress)
 	opts = append(opts, engine.WithProgress(prog.update))
 
-	copts, err := engine.ClusterOptions(s, clock)
+	rt, err := startTarget(ctx, out, &f.targetFlags, f.runRoot, s, clock)
 	if err != nil {
-		return withExitCode(2, err)
-	}
-	copts = append(copts, cluster.WithRunRoot(f.runRoot))
-	began := time.Now()
-	cp, err := cluster.Start(ctx, copts...)
-	if err != nil {
-		return fmt.Errorf("starting the control plane: %w", err)
+		return err
 	}
 	defer func() {
-		if err := cp.Stop(); err != nil {
-			fmt.Fprintln(cmd.ErrOrStderr(), "stopping the control plane:", err)
+		if err := rt.stop(); err != nil {
+			fmt.Fprintln(cmd.ErrOrStderr(), "stopping:", err)
 		}
 	}()
-	fmt.Fprintf(out, "control plane up in %s\n", time.Since(began).Round(100*time.Millisecond))
+	s = rt.scenario
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
 		select {
-		case err := <-cp.Done():
+		case err := <-rt.done:
 			fmt.Fprintln(cmd.ErrOrStderr(), "control plane failed:", err)
 			cancel()
 		case <-runCtx.Done():
 		}
 	}()
-	res, runErr := engine.New(s, engine.EmbeddedTarget(cp), clock, opts...).Run(runCtx)
+	res, runErr := engine.New(s, rt.target, clock, opts...).Run(runCtx)
 	prog.done()
 	if runErr != nil {
 		if errors.Is(runErr, context.Canceled) {

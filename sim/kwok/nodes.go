@@ -42,13 +42,16 @@ func Nodes(prefix string, pools ...nodes.Pool) []*corev1.Node {
 func CreateNodes(ctx context.Context, c client.Client, prefix string, pools ...nodes.Pool) ([]string, error) {
 	var created []string
 	for _, n := range Nodes(prefix, pools...) {
-		status := n.Status
+		status := *n.Status.DeepCopy()
 		if err := c.Create(ctx, n); err != nil {
 			return created, fmt.Errorf("creating KWOK node %s: %w", n.Name, err)
 		}
 		created = append(created, n.Name)
-		n.Status = status
-		if err := c.Status().Update(ctx, n); err != nil {
+		// A merge patch: kwok may have initialized the node's status
+		// (with its default resources) already.
+		base := n.DeepCopy()
+		n.Status.Capacity, n.Status.Allocatable = status.Capacity, status.Allocatable
+		if err := c.Status().Patch(ctx, n, client.MergeFrom(base)); err != nil {
 			return created, fmt.Errorf("setting the resources of KWOK node %s: %w", n.Name, err)
 		}
 	}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/cluster"
+	"github.com/kueue-sim/kueue-sim/sim/engine"
+	"github.com/kueue-sim/kueue-sim/sim/remote"
+)
+
+// targetFlags choose where sim run replays a scenario.
+type targetFlags struct {
+	kubeconfig string
+	kwokNodes  bool
+	prefix     string
+}
+
+func addTargetFlags(fl *pflag.FlagSet, f *targetFlags) {
+	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "replay on the existing cluster of this kubeconfig instead of the embedded control plane (Kueue and the platform run in sim against it)")
+	fl.BoolVar(&f.kwokNodes, "kwok-nodes", false, "with --kubeconfig: make the scenario's node pools as KWOK fake nodes (a cluster made by kwokctl with sim/kwok's config), deleted afterwards")
+	fl.StringVar(&f.prefix, "namespace-prefix", "", `with --kubeconfig: prefix of the run's namespaces (default "ks-<run id>-")`)
+}
+
+// runTarget is what a run replays on: the embedded control plane or an
+// existing cluster, with the scenario as the target names it.
+type runTarget struct {
+	scenario *scenarios.Scenario
+	target   engine.Target
+	done     <-chan error
+	stop     func() error
+}
+
+// startTarget starts the embedded control plane, or connects Kueue and the
+// platform to the cluster of --kubeconfig.
+func startTarget(ctx context.Context, out io.Writer, f *targetFlags, runRoot string, s *scenarios.Scenario, clock *engine.VirtualClock) (*runTarget, error) {
+	began := time.Now()
+	if f.kubeconfig == "" {
+		copts, err := engine.ClusterOptions(s, clock)
+		if err != nil {
+			return nil, withExitCode(2, err)
+		}
+		cp, err := cluster.Start(ctx, append(copts, cluster.WithRunRoot(runRoot))...)
+		if err != nil {
+			return nil, fmt.Errorf("starting the control plane: %w", err)
+		}
+		fmt.Fprintf(out, "control plane up in %s\n", time.Since(began).Round(100*time.Millisecond))
+		return &runTarget{scenario: s, target: engine.EmbeddedTarget(cp), done: cp.Done(), stop: cp.Stop}, nil
+	}
+	cfg, err := cluster.LoadKubeconfig(f.kubeconfig)
+	if err != nil {
+		return nil, withExitCode(2, err)
+	}
+	var ropts []remote.Option
+	if f.kwokNodes {
+		ropts = append(ropts, remote.WithKwokNodes())
+	}
+	if f.prefix != "" {
+		ropts = append(ropts, remote.WithPrefix(f.prefix))
+	}
+	r, err := remote.Start(ctx, cfg, s, clock, ropts...)
+	if err != nil {
+		return nil, fmt.Errorf("preparing the run on %s: %w", cfg.Host, err)
+	}
+	fmt.Fprintf(out, "connected to %s in %s: run %s, namespaces %s*\n", cfg.Host, time.Since(began).Round(100*time.Millisecond), r.ID, r.Prefix)
+	return &runTarget{scenario: r.Scenario, target: r.Target, done: r.Plane.Done(), stop: func() error {
+		fmt.Fprintf(out, "cleaning up run %s on the cluster...\n", r.ID)
+		return r.Close(context.Background())
+	}}, nil
+}
