@@ -42,7 +42,7 @@ func TestLoadWorstCases(t *testing.T) {
 		t.Skip("loads megabytes of YAML")
 	}
 	const (
-		maxAlloc = 512 << 20 // bytes allocated in all, an upper bound on the peak
+		maxAlloc = 512 << 20        // bytes allocated in all, an upper bound on the peak
 		maxTime  = 30 * time.Second // a hang detector: about 1s each on an idle machine
 	)
 	for name, input := range worstCases() {
