@@ -41,6 +41,25 @@ test: tools manifests
 	$(GO) vet ./...
 	$(GO) test $(GOTESTFLAGS) ./...
 
+## gate: CI regression gate: replay GATE_SCENARIO, compare with the baseline in GATE_BASELINE (GATE_GOLDEN=1: traces too)
+GATE_SCENARIO ?= scenarios/multi-team-fair-sharing.yaml
+GATE_BASELINE ?= gate/baseline/multi-team-fair-sharing
+GATE_THRESHOLDS ?= gate/thresholds.yaml
+GATE_OUT ?= _output/gate
+GATE_GOLDEN ?=
+.PHONY: gate gate-baseline
+gate: tools build
+	rm -rf $(GATE_OUT)
+	bin/sim run $(GATE_SCENARIO) --report $(GATE_OUT) --junit $(GATE_OUT)/junit.xml --progress none
+	bin/sim compare $(GATE_BASELINE) $(GATE_OUT) --thresholds $(GATE_THRESHOLDS)
+	$(if $(GATE_GOLDEN),bin/sim compare --golden $(GATE_BASELINE) $(GATE_OUT))
+
+## gate-baseline: record GATE_SCENARIO's run as the gate's new baseline (commit it)
+gate-baseline: tools build
+	rm -rf $(GATE_BASELINE) && mkdir -p $(GATE_BASELINE)
+	bin/sim run $(GATE_SCENARIO) --report $(GATE_OUT)/baseline --progress none
+	cp $(GATE_OUT)/baseline/events.jsonl $(GATE_OUT)/baseline/decisions.jsonl $(GATE_OUT)/baseline/expectations.json $(GATE_BASELINE)/
+
 ## clean: remove build output (not the cached control-plane binaries)
 .PHONY: clean
 clean:

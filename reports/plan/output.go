@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image/color"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -82,23 +86,24 @@ func (p *Plan) outcome(index int) Outcome {
 
 // WriteTable writes one row per run, as Markdown or aligned text.
 func (p *Plan) WriteTable(w io.Writer, markdown bool) error {
-	header := []string{"#"}
-	for _, s := range p.settingsOf() {
-		header = append(header, s)
+	header := append([]string{"#"}, shortNames(p.settingsOf())...)
+	res := "capacity"
+	if len(p.Outcomes) > 0 && p.Outcomes[0].Resource != "" {
+		res = p.Outcomes[0].Resource
 	}
-	header = append(header, "capacity", "utilization", "p90 wait", "max wait", "result")
+	header = append(header, res, "utilization", "p90 wait", "max wait", "result")
 	rows := [][]string{header}
 	for _, o := range p.Outcomes {
 		row := []string{strconv.Itoa(o.Index)}
 		for _, s := range o.Settings {
 			row = append(row, s.Value)
 		}
-		res := verdict(o)
+		result := verdict(o)
 		if p.Best != nil && *p.Best == o.Index {
-			res += " ← smallest"
+			result += " ← smallest"
 		}
-		row = append(row, reports.Amount(o.Resource, o.Capacity)+" "+o.Resource, reports.Pct(o.Utilization),
-			reports.Dur(o.P90Wait), reports.Dur(o.MaxWait), res)
+		row = append(row, reports.Amount(o.Resource, o.Capacity), reports.Pct(o.Utilization),
+			reports.Dur(o.P90Wait), reports.Dur(o.MaxWait), result)
 		rows = append(rows, row)
 	}
 	var b bytes.Buffer
@@ -126,6 +131,35 @@ func escape(r []string) []string {
 	out := make([]string, len(r))
 	for i, s := range r {
 		out[i] = strings.ReplaceAll(s, "|", `\|`)
+	}
+	return out
+}
+
+// shortNames keeps the last two steps of each path
+// (resources[nvidia.com/gpu].nominal) unless two would then look alike.
+func shortNames(paths []string) []string {
+	out := make([]string, len(paths))
+	seen := map[string]bool{}
+	for i, p := range paths {
+		steps := strings.Split(p, ".")
+		// A selector may hold dots (nvidia.com/gpu): rejoin inside brackets.
+		var joined []string
+		for _, s := range steps {
+			if n := len(joined); n > 0 && strings.Count(joined[n-1], "[") > strings.Count(joined[n-1], "]") {
+				joined[n-1] += "." + s
+				continue
+			}
+			joined = append(joined, s)
+		}
+		short := p
+		if len(joined) > 2 {
+			short = strings.Join(joined[len(joined)-2:], ".")
+		}
+		if seen[short] {
+			return paths
+		}
+		seen[short] = true
+		out[i] = short
 	}
 	return out
 }
@@ -185,9 +219,53 @@ func (p *Plan) Chart() (string, error) {
 	if err := add(best, draw.RingGlyph{}, 2, vg.Points(9), "smallest passing"); err != nil {
 		return "", err
 	}
-	pl.Y.Min = 0
+	if err := p.frontier(pl, xOf); err != nil {
+		return "", err
+	}
+	// Keep the points off the frame and the legend above them.
+	lo, hi, top := math.Inf(1), math.Inf(-1), 0.0
+	for _, xys := range []plotter.XYs{pass, fail} {
+		for _, pt := range xys {
+			lo, hi, top = math.Min(lo, pt.X), math.Max(hi, pt.X), math.Max(top, pt.Y)
+		}
+	}
+	if !math.IsInf(lo, 0) {
+		pad := math.Max((hi-lo)*0.08, 0.5)
+		pl.X.Min, pl.X.Max = lo-pad, hi+pad
+	}
+	pl.Y.Min, pl.Y.Max = 0, math.Max(top, 1)*1.35
 	pl.Legend.Top = true
 	return reports.RenderSVG(pl, 16*vg.Centimeter, 9*vg.Centimeter)
+}
+
+// frontier draws, dashed, the lowest p90 wait at each x: the trade-off.
+func (p *Plan) frontier(pl *plot.Plot, xOf func(Outcome) float64) error {
+	best := map[float64]float64{}
+	for _, o := range p.Outcomes {
+		if o.Error != "" {
+			continue
+		}
+		x := xOf(o)
+		if y, ok := best[x]; !ok || o.P90Wait/60 < y {
+			best[x] = o.P90Wait / 60
+		}
+	}
+	if len(best) < 2 {
+		return nil
+	}
+	var xys plotter.XYs
+	for x, y := range best {
+		xys = append(xys, plotter.XY{X: x, Y: y})
+	}
+	sort.Slice(xys, func(i, j int) bool { return xys[i].X < xys[j].X })
+	l, err := plotter.NewLine(xys)
+	if err != nil {
+		return fmt.Errorf("drawing the plan's chart: %w", err)
+	}
+	l.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
+	l.Color = color.Gray{Y: 140}
+	pl.Add(l)
+	return nil
 }
 
 // xAxis is the chart's x: the capacity when it varies, else the first

@@ -87,13 +87,13 @@ func Run(ctx context.Context, scenarioPath string, varies []Vary, o Options) (*P
 			}
 			defer func() { <-sem }()
 			mu.Lock()
-			fmt.Fprintf(o.Log, "run %d of %d: %s\n", c.Index, p.Total, describe(c))
+			fmt.Fprintf(o.Log, "start #%d: %s\n", c.Index, describe(c))
 			mu.Unlock()
 			out := runOne(ctx, o, c, filepath.Join(runDir(c), base))
 			p.Outcomes[i] = out
 			mu.Lock()
 			done++
-			fmt.Fprintf(o.Log, "done %d/%d: run %d %s in %s\n", done, len(mine), c.Index, verdict(out), time.Duration(out.WallSeconds*float64(time.Second)).Round(time.Second))
+			fmt.Fprintf(o.Log, "done %d/%d: #%d %s in %s\n", done, len(mine), c.Index, verdict(out), time.Duration(out.WallSeconds*float64(time.Second)).Round(time.Second))
 			mu.Unlock()
 		}()
 	}
