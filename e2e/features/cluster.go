@@ -117,3 +117,18 @@ func get[T any](ctx context.Context, t *testing.T, key string) T {
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// platformQueues are the names of the platform's default LocalQueue and
+// ClusterQueue, from the active DataScienceCluster.
+func platformQueues(ctx context.Context, t *testing.T, k client.Client) (localQueue, clusterQueue string) {
+	t.Helper()
+	var list dscv1.DataScienceClusterList
+	if err := k.List(ctx, &list); err != nil {
+		t.Fatalf("reading the DataScienceCluster: %v", err)
+	}
+	active, _ := dscv1.Active(list.Items)
+	if active == nil {
+		t.Fatal("the cluster has no DataScienceCluster: the suite's setup makes one")
+	}
+	return active.Spec.Components.Kueue.LocalQueueName(), active.Spec.Components.Kueue.ClusterQueueName()
+}

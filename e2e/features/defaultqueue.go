@@ -26,12 +26,13 @@ func DefaultQueue(c Cluster) features.Feature {
 		}).
 		Assess("the namespace gets the default LocalQueue and both managed labels", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			k, ns := Client(t, cfg), get[string](ctx, t, "ns")
-			eventually(ctx, t, "LocalQueue default in "+ns, func(ctx context.Context) error {
+			lqName, cqName := platformQueues(ctx, t, k)
+			eventually(ctx, t, "LocalQueue "+lqName+" in "+ns, func(ctx context.Context) error {
 				var lq kueue.LocalQueue
-				if err := k.Get(ctx, client.ObjectKey{Namespace: ns, Name: dscv1.DefaultQueueName}, &lq); err != nil {
+				if err := k.Get(ctx, client.ObjectKey{Namespace: ns, Name: lqName}, &lq); err != nil {
 					return err
 				}
-				if lq.Spec.ClusterQueue != dscv1.DefaultQueueName || lq.Annotations[dscv1.ManagedAnnotation] != "false" {
+				if string(lq.Spec.ClusterQueue) != cqName || lq.Annotations[dscv1.ManagedAnnotation] != "false" {
 					return errorf("LocalQueue default: clusterQueue %q, annotation %s=%q", lq.Spec.ClusterQueue, dscv1.ManagedAnnotation, lq.Annotations[dscv1.ManagedAnnotation])
 				}
 				return nil
@@ -49,8 +50,10 @@ func DefaultQueue(c Cluster) features.Feature {
 			return ctx
 		}).
 		Assess("the default ClusterQueue is non-preemptive and left to the admin", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+			k := Client(t, cfg)
+			_, cqName := platformQueues(ctx, t, k)
 			var cq kueue.ClusterQueue
-			if err := Client(t, cfg).Get(ctx, client.ObjectKey{Name: dscv1.DefaultQueueName}, &cq); err != nil {
+			if err := k.Get(ctx, client.ObjectKey{Name: cqName}, &cq); err != nil {
 				t.Fatal(err)
 			}
 			if p := cq.Spec.Preemption; p != nil && (p.WithinClusterQueue != kueue.PreemptionPolicyNever && p.WithinClusterQueue != "" ||
@@ -64,10 +67,11 @@ func DefaultQueue(c Cluster) features.Feature {
 		}).
 		Assess("Kueue admits a Job on the default LocalQueue", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			k, ns := Client(t, cfg), get[string](ctx, t, "ns")
-			job := testingjob.MakeJob("on-default", ns).Queue(dscv1.DefaultQueueName).Image(c.Image, nil).
+			lqName, cqName := platformQueues(ctx, t, k)
+			job := testingjob.MakeJob("on-default", ns).Queue(kueue.LocalQueueName(lqName)).Image(c.Image, nil).
 				Request(corev1.ResourceCPU, "100m").Obj()
 			create(ctx, t, k, job)
-			eventually(ctx, t, "Kueue to admit Job "+ns+"/on-default in ClusterQueue default", func(ctx context.Context) error {
+			eventually(ctx, t, "Kueue to admit Job "+ns+"/on-default in ClusterQueue "+cqName, func(ctx context.Context) error {
 				wl, err := workloadOf(ctx, k, ns, job.Name)
 				if err != nil {
 					return err
@@ -75,7 +79,7 @@ func DefaultQueue(c Cluster) features.Feature {
 				if !apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadAdmitted) {
 					return errorf("Workload %s not admitted: %v", wl.Name, wl.Status.Conditions)
 				}
-				if cq := wl.Status.Admission.ClusterQueue; cq != dscv1.DefaultQueueName {
+				if cq := wl.Status.Admission.ClusterQueue; string(cq) != cqName {
 					return errorf("admitted in ClusterQueue %s", cq)
 				}
 				return nil

@@ -24,7 +24,8 @@ func HardwareProfileQueue(c Cluster) features.Feature {
 		Setup(func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			k := Client(t, cfg)
 			ns := managedNamespace(ctx, t, k, "e2e-hwp")
-			create(ctx, t, k, localQueue(ns, queue, "default"))
+			_, cq := platformQueues(ctx, t, k)
+			create(ctx, t, k, localQueue(ns, queue, cq))
 			create(ctx, t, k, &infrav1.HardwareProfile{
 				ObjectMeta: metav1.ObjectMeta{Name: profile, Namespace: ns},
 				Spec: infrav1.HardwareProfileSpec{Scheduling: &infrav1.SchedulingSpec{

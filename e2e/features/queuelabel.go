@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	kftraining "github.com/kubeflow/training-operator/pkg/apis/kubeflow.org/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
 	"sigs.k8s.io/e2e-framework/pkg/features"
 
@@ -12,7 +14,9 @@ import (
 )
 
 // QueueLabel checks rule 1 of the platform's webhook: in a Kueue-managed
-// namespace, a workload must name a LocalQueue.
+// namespace, a workload must name a LocalQueue. It also shows how Kueue's
+// LocalQueueDefaulting meets it: where a LocalQueue named "default" exists,
+// Kueue's mutating webhook names it first, so the job is admitted.
 func QueueLabel(c Cluster) features.Feature {
 	return features.New("queue-label enforcement").
 		WithLabel("rule", "queue-label").
@@ -32,14 +36,30 @@ func QueueLabel(c Cluster) features.Feature {
 			}
 			return ctx
 		}).
-		Assess("with a queue label it is created and Kueue holds it", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
-			ns := get[string](ctx, t, "managed")
-			create(ctx, t, Client(t, cfg), pyTorchJob(c, ns, "labelled", "default").Obj())
+		Assess("with the platform's default LocalQueue as its label it is created", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+			k, ns := Client(t, cfg), get[string](ctx, t, "managed")
+			lq, _ := platformQueues(ctx, t, k)
+			create(ctx, t, k, pyTorchJob(c, ns, "labelled", lq).Obj())
 			return ctx
 		}).
 		Assess("outside managed namespaces no label is needed", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			ns := get[string](ctx, t, "unmanaged")
 			create(ctx, t, Client(t, cfg), pyTorchJob(c, ns, "no-label", "").Obj())
+			return ctx
+		}).
+		Assess("with a LocalQueue named default, Kueue labels the PyTorchJob before the rule reads it", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+			k, ns := Client(t, cfg), get[string](ctx, t, "managed")
+			_, cq := platformQueues(ctx, t, k)
+			create(ctx, t, k, localQueue(ns, "default", cq))
+			job := pyTorchJob(c, ns, "kueue-defaulted", "").Obj()
+			create(ctx, t, k, job)
+			var got kftraining.PyTorchJob
+			if err := k.Get(ctx, client.ObjectKeyFromObject(job), &got); err != nil {
+				t.Fatal(err)
+			}
+			if q := got.Labels[webhook.QueueLabel]; q != "default" {
+				t.Fatalf("queue label %s = %q, want Kueue's default LocalQueue %q", webhook.QueueLabel, q, "default")
+			}
 			return ctx
 		}).
 		Teardown(func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
