@@ -60,6 +60,15 @@ gate-baseline: tools build
 	bin/sim run $(GATE_SCENARIO) --report $(GATE_OUT)/baseline --progress none
 	cp $(GATE_OUT)/baseline/events.jsonl $(GATE_OUT)/baseline/decisions.jsonl $(GATE_OUT)/baseline/expectations.json $(GATE_BASELINE)/
 
+## bench: benchmarks on the embedded control plane (medians need BENCH_COUNT=3 on a quiet machine):
+##        Kueue's baseline shape with raw Workloads and Jobs at BENCH_SIZES, Kueue's own harness, the openb fill replay
+BENCH_SIZES ?= 1000,5000,15000
+BENCH_COUNT ?= 1
+BENCH ?= .
+.PHONY: bench
+bench: tools manifests
+	KUEUESIM_BENCH_SIZES=$(BENCH_SIZES) $(GO) test ./bench -run '^$$' -bench '$(BENCH)' -benchtime 1x -count $(BENCH_COUNT) -timeout 6h -v
+
 ## clean: remove build output (not the cached control-plane binaries)
 .PHONY: clean
 clean:

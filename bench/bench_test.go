@@ -1,0 +1,77 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kueue-sim/kueue-sim/sim/engine"
+)
+
+// baselineWorkloads is the size of Kueue's baseline.
+const baselineWorkloads = 15_000
+
+// sizes are the workload counts to run: KUEUESIM_BENCH_SIZES (comma
+// separated), default 1000.
+func sizes() []int {
+	env := os.Getenv("KUEUESIM_BENCH_SIZES")
+	if env == "" {
+		return []int{1000}
+	}
+	var out []int
+	for _, f := range strings.Split(env, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && n > 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func pacing() engine.Pacing {
+	if os.Getenv("KUEUESIM_BENCH_PACING") == string(engine.Strict) {
+		return engine.Strict
+	}
+	return engine.Relaxed
+}
+
+// BenchmarkBaseline replays Kueue's scheduler-performance baseline shape
+// with raw Workloads and with Jobs at each size.
+func BenchmarkBaseline(b *testing.B) {
+	for _, file := range []string{"kueue-baseline", "kueue-baseline-jobs"} {
+		for _, n := range sizes() {
+			b.Run(file+"/"+strconv.Itoa(n), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					fig, err := Spawn(context.Background(), Spec{
+						Scenario: "../scenarios/bench/" + file + ".yaml", Workloads: n, Pacing: pacing(),
+						CPUProfile: os.Getenv("KUEUESIM_BENCH_PROFILE_DIR") + profileName(file, n),
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.Log(fig)
+					report(b, fig)
+				}
+			})
+		}
+	}
+}
+
+// profileName is where a run's CPU profile goes, when
+// KUEUESIM_BENCH_PROFILE_DIR is set.
+func profileName(file string, n int) string {
+	if os.Getenv("KUEUESIM_BENCH_PROFILE_DIR") == "" {
+		return ""
+	}
+	return "/" + file + "-" + strconv.Itoa(n) + ".cpu.pprof"
+}
+
+func report(b *testing.B, f Figures) {
+	b.ReportMetric(f.Wall.Seconds(), "wall-s")
+	b.ReportMetric(f.WorkloadsPerSecond(), "workloads/s")
+	b.ReportMetric(float64(f.PeakRSS)/(1<<20), "peak-RSS-MiB")
+	b.ReportMetric(f.WritesPerWorkload(), "writes/workload")
+	b.ReportMetric(f.WritesPerSecond(), "writes/s")
+	b.ReportMetric(float64(f.Steps), "steps")
+}

@@ -1,0 +1,144 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime/pprof"
+	"strconv"
+	"time"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/engine"
+)
+
+// Each measured run has its own process, because a process runs at most
+// one Kueue: the benchmark re-executes its own binary with these variables
+// set, and the child runs one scenario and prints its Figures as JSON.
+const (
+	envChild     = "KUEUESIM_BENCH_CHILD"     // scenario file
+	envWorkloads = "KUEUESIM_BENCH_WORKLOADS" // scale to this many workloads (0: as is)
+	envPacing    = "KUEUESIM_BENCH_PACING"    // strict or relaxed (default)
+	envEvents    = "KUEUESIM_BENCH_EVENTS"    // write the event log here
+	envCPU       = "KUEUESIM_BENCH_CPUPROFILE"
+)
+
+// Spec is one measured run.
+type Spec struct {
+	Scenario  string
+	Workloads int
+	Pacing    engine.Pacing
+	Events    string
+	// CPUProfile writes the child's CPU profile (kueue-sim and Kueue).
+	CPUProfile string
+}
+
+// Spawn runs spec in a child process and measures it, including the peak
+// RSS of the child's whole process tree.
+func Spawn(ctx context.Context, spec Spec) (Figures, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return Figures{}, fmt.Errorf("finding the benchmark binary: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), envChild+"="+spec.Scenario, envWorkloads+"="+strconv.Itoa(spec.Workloads),
+		envPacing+"="+string(spec.Pacing), envEvents+"="+spec.Events, envCPU+"="+spec.CPUProfile)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		return Figures{}, fmt.Errorf("starting the measured run: %w", err)
+	}
+	peak := int64(0)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				return Figures{}, fmt.Errorf("measured run of %s: %w\n%s", spec.Scenario, err, errOut.String())
+			}
+			var fig Figures
+			if err := json.Unmarshal(lastLine(out.Bytes()), &fig); err != nil {
+				return Figures{}, fmt.Errorf("reading the measured run's figures: %w\n%s", err, out.String())
+			}
+			fig.PeakRSS = max(fig.PeakRSS, peak)
+			return fig, nil
+		case <-tick.C:
+			peak = max(peak, TreeRSS(cmd.Process.Pid))
+		}
+	}
+}
+
+func lastLine(b []byte) []byte {
+	b = bytes.TrimSpace(b)
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		return b[i+1:]
+	}
+	return b
+}
+
+// childMain runs the child's scenario when the variables say so; it
+// reports whether it did.
+func childMain() bool {
+	path := os.Getenv(envChild)
+	if path == "" {
+		return false
+	}
+	if err := child(path); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	return true
+}
+
+func child(path string) error {
+	s, err := scenarios.LoadFile(path)
+	if err != nil {
+		return err
+	}
+	if n, _ := strconv.Atoi(os.Getenv(envWorkloads)); n > 0 {
+		total := 0
+		for _, w := range s.Workloads {
+			total += int(*w.Count)
+		}
+		Scale(s, float64(n)/float64(total))
+	}
+	o := Options{Pacing: engine.Relaxed}
+	if os.Getenv(envPacing) == string(engine.Strict) {
+		o.Pacing = engine.Strict
+	}
+	if p := os.Getenv(envEvents); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			return fmt.Errorf("opening the event log: %w", err)
+		}
+		defer f.Close()
+		o.EventLog = f
+	}
+	if p := os.Getenv(envCPU); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			return fmt.Errorf("opening the CPU profile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("profiling: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	fig, err := Run(context.Background(), s, o)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(fig)
+	if err != nil {
+		return fmt.Errorf("writing figures: %w", err)
+	}
+	fmt.Println(string(data))
+	return nil
+}

@@ -1,0 +1,103 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kueue-sim/kueue-sim/sim/assets"
+)
+
+// BenchmarkKueueHarness runs Kueue's own scheduler-performance runner with
+// minimalkueue (built from the module cache into a temporary folder, never
+// kept) on the baseline generator config scaled to each size, for the
+// headline ratio against BenchmarkBaseline. Its wall time is the runner's,
+// from start to the last workload finished; RSS is its process tree's.
+func BenchmarkKueueHarness(b *testing.B) {
+	bins, err := assets.FindBinaries()
+	if err != nil {
+		b.Skip(err)
+	}
+	kueueDir, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/kueue").Output()
+	if err != nil {
+		b.Fatalf("finding Kueue in the module cache: %v", err)
+	}
+	kq := strings.TrimSpace(string(kueueDir))
+	tmp := b.TempDir()
+	for name, pkg := range map[string]string{"runner": "runner", "minimalkueue": "minimalkueue"} {
+		out, err := exec.Command("go", "build", "-o", filepath.Join(tmp, name), "sigs.k8s.io/kueue/test/performance/scheduler/"+pkg).CombinedOutput()
+		if err != nil {
+			b.Fatalf("building Kueue's %s: %v\n%s", name, err, out)
+		}
+	}
+	generator, err := os.ReadFile(filepath.Join(kq, "test/performance/scheduler/configs/baseline/generator.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range sizes() {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			cfg := filepath.Join(tmp, fmt.Sprintf("generator-%d.yaml", n))
+			if err := os.WriteFile(cfg, scaleGenerator(generator, float64(n)/baselineWorkloads), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < b.N; i++ {
+				out := filepath.Join(tmp, fmt.Sprintf("out-%d-%d", n, i))
+				cmd := exec.CommandContext(context.Background(), filepath.Join(tmp, "runner"), "--o", out,
+					"--crds", filepath.Join(kq, "config/components/crd/bases"), "--generatorConfig", cfg,
+					"--minimalKueue", filepath.Join(tmp, "minimalkueue"), "--timeout", "60m")
+				cmd.Env = append(os.Environ(), "KUBEBUILDER_ASSETS="+bins.Dir)
+				began := time.Now()
+				if err := cmd.Start(); err != nil {
+					b.Fatal(err)
+				}
+				done := make(chan error, 1)
+				go func() { done <- cmd.Wait() }()
+				var peak int64
+				tick := time.NewTicker(250 * time.Millisecond)
+			wait:
+				for {
+					select {
+					case err := <-done:
+						if err != nil {
+							b.Fatalf("Kueue's runner: %v", err)
+						}
+						break wait
+					case <-tick.C:
+						peak = max(peak, TreeRSS(cmd.Process.Pid))
+					}
+				}
+				tick.Stop()
+				wall := time.Since(began)
+				b.Logf("Kueue's harness: %d workloads in %.1fs wall (%.1f wl/s), peak RSS %.0f MiB", n, wall.Seconds(), float64(n)/wall.Seconds(), float64(peak)/(1<<20))
+				b.ReportMetric(wall.Seconds(), "wall-s")
+				b.ReportMetric(float64(n)/wall.Seconds(), "workloads/s")
+				b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
+			}
+		})
+	}
+}
+
+var countLine = regexp.MustCompile(`(?m)^(\s*- count: )(\d+)$`)
+
+// scaleGenerator scales the workload counts of a generator config: the
+// "- count:" lines followed by creationIntervalMs (workload sets), not the
+// cohort and queue counts.
+func scaleGenerator(cfg []byte, factor float64) []byte {
+	lines := strings.Split(string(cfg), "\n")
+	for i, l := range lines {
+		m := countLine.FindStringSubmatch(l)
+		if m == nil || i+1 >= len(lines) || !strings.Contains(lines[i+1], "creationIntervalMs") {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		lines[i] = m[1] + strconv.Itoa(max(1, int(float64(n)*factor+0.5)))
+	}
+	return []byte(strings.Join(lines, "\n"))
+}

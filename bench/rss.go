@@ -1,0 +1,140 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// rssSampler follows the resident memory of this process and all its
+// descendants, keeping the peak of their sum.
+type rssSampler struct {
+	mu   sync.Mutex
+	peak int64
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+// sampleRSS starts sampling every interval until Stop.
+func sampleRSS(interval time.Duration) *rssSampler {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &rssSampler{stop: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			s.sample()
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return s
+}
+
+// Stop ends sampling and returns the peak in bytes.
+func (s *rssSampler) Stop() int64 {
+	s.stop()
+	<-s.done
+	s.sample()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.peak
+}
+
+func (s *rssSampler) sample() {
+	total := TreeRSS(os.Getpid())
+	s.mu.Lock()
+	if total > s.peak {
+		s.peak = total
+	}
+	s.mu.Unlock()
+}
+
+// TreeRSS is the resident memory, in bytes, of pid and its descendants
+// (Linux /proc; 0 elsewhere).
+func TreeRSS(pid int) int64 {
+	var total int64
+	for _, p := range descendants(pid) {
+		total += rss(p)
+	}
+	return total
+}
+
+// descendants lists pid and its descendants, from /proc/PID/task/*/children
+// where the kernel has it, else from every process's parent.
+func descendants(pid int) []int {
+	if _, err := os.Stat("/proc/self/task"); err != nil {
+		return nil
+	}
+	if files, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children"); len(files) > 0 {
+		out := []int{pid}
+		for i := 0; i < len(out); i++ {
+			files, _ := filepath.Glob("/proc/" + strconv.Itoa(out[i]) + "/task/*/children")
+			for _, f := range files {
+				data, _ := os.ReadFile(f)
+				for _, c := range bytes.Fields(data) {
+					if n, err := strconv.Atoi(string(c)); err == nil {
+						out = append(out, n)
+					}
+				}
+			}
+		}
+		return out
+	}
+	return scanDescendants(pid)
+}
+
+func scanDescendants(pid int) []int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	children := map[int][]int{}
+	for _, f := range stats {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		end := bytes.LastIndexByte(data, ')')
+		if end < 0 {
+			continue
+		}
+		fields := bytes.Fields(data[end+1:])
+		if len(fields) < 2 {
+			continue
+		}
+		me, err1 := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+		parent, err2 := strconv.Atoi(string(fields[1]))
+		if err1 == nil && err2 == nil {
+			children[parent] = append(children[parent], me)
+		}
+	}
+	out := []int{pid}
+	for i := 0; i < len(out); i++ {
+		out = append(out, children[out[i]]...)
+	}
+	return out
+}
+
+// rss reads a process's resident pages from /proc/PID/statm.
+func rss(pid int) int64 {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
+	if err != nil {
+		return 0
+	}
+	f := bytes.Fields(data)
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(string(f[1]), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * int64(os.Getpagesize())
+}

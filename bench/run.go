@@ -1,0 +1,94 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/cluster"
+	"github.com/kueue-sim/kueue-sim/sim/engine"
+	"github.com/kueue-sim/kueue-sim/sim/procs"
+)
+
+// Figures are what one measured run gives.
+type Figures struct {
+	Scenario  string
+	Workloads int
+	Steps     int
+	// Wall is the replay's wall time, the control plane's start excluded.
+	Wall time.Duration
+	// Simulated is the simulated time the replay covered.
+	Simulated time.Duration
+	// PeakRSS is the peak resident memory of the whole process tree.
+	PeakRSS int64
+	// Writes are kube-apiserver's write requests during the replay.
+	Writes int64
+}
+
+// WorkloadsPerSecond is simulated workloads per wall second.
+func (f Figures) WorkloadsPerSecond() float64 { return float64(f.Workloads) / f.Wall.Seconds() }
+
+// WritesPerWorkload is API writes per workload.
+func (f Figures) WritesPerWorkload() float64 { return float64(f.Writes) / float64(f.Workloads) }
+
+// WritesPerSecond is the API write rate the replay sustained.
+func (f Figures) WritesPerSecond() float64 { return float64(f.Writes) / f.Wall.Seconds() }
+
+func (f Figures) String() string {
+	return fmt.Sprintf("%-28s %6d workloads %7.1fs wall %8.1f wl/s  peak RSS %6.0f MiB  %5.1f writes/wl (%5.0f/s)  %d steps, simulated %s",
+		f.Scenario, f.Workloads, f.Wall.Seconds(), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
+		f.WritesPerWorkload(), f.WritesPerSecond(), f.Steps, f.Simulated)
+}
+
+// Options of a measured run.
+type Options struct {
+	Pacing engine.Pacing
+	// EventLog receives the run's events (nil: none).
+	EventLog io.Writer
+}
+
+// Run replays s on a fresh embedded control plane and measures it.
+func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error) {
+	fig := Figures{Scenario: s.Name}
+	for _, w := range s.Workloads {
+		fig.Workloads += int(*w.Count)
+	}
+	clock := &engine.VirtualClock{}
+	copts, err := engine.ClusterOptions(s, clock)
+	if err != nil {
+		return fig, err
+	}
+	rssAll := sampleRSS(time.Second) // Spawn's parent samples more often, from outside
+	cp, err := cluster.Start(ctx, append(copts, cluster.WithRunRoot(procs.DefaultRunRoot()))...)
+	if err != nil {
+		rssAll.Stop()
+		return fig, fmt.Errorf("starting the control plane: %w", err)
+	}
+	defer cp.Stop() //nolint:errcheck // best effort at the end of a benchmark
+	before, err := APIWrites(ctx, cp.Config)
+	if err != nil {
+		rssAll.Stop()
+		return fig, err
+	}
+	opts := []engine.Option{engine.WithPacing(o.Pacing)}
+	if o.EventLog != nil {
+		opts = append(opts, engine.WithEventLog(o.EventLog))
+	}
+	res, runErr := engine.New(s, engine.EmbeddedTarget(cp), clock, opts...).Run(ctx)
+	fig.PeakRSS = rssAll.Stop()
+	if runErr != nil {
+		return fig, fmt.Errorf("running %s: %w", s.Name, runErr)
+	}
+	after, err := APIWrites(ctx, cp.Config)
+	if err != nil {
+		return fig, err
+	}
+	fig.Writes = after - before
+	fig.Wall, fig.Steps = res.Wall, res.Steps
+	if res.Run != nil {
+		fig.Simulated = res.Run.End
+	}
+	return fig, nil
+}

@@ -1,0 +1,42 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+)
+
+func TestScaleGenerator(t *testing.T) {
+	in := "cohorts:\n  - className: cohort\n    count: 5\n    queuesSets:\n    - className: cq\n      count: 6\n      workloadsSets:\n      - count: 350\n        creationIntervalMs: 100\n      - count: 50\n        creationIntervalMs: 1200\n"
+	out := string(scaleGenerator([]byte(in), 0.1))
+	for _, want := range []string{"    count: 5\n", "      count: 6\n", "      - count: 35\n", "      - count: 5\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("scaled config lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestScaleScenario(t *testing.T) {
+	s, err := scenarios.LoadFile(filepath.Join("..", "scenarios", "bench", "kueue-baseline.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := Scale(s, 1000.0/baselineWorkloads); n < 950 || n > 1050 || len(s.Expectations) != 0 {
+		t.Errorf("scaled to %d workloads, %d expectations", n, len(s.Expectations))
+	}
+}
+
+func TestTreeRSS(t *testing.T) {
+	if _, err := os.Stat("/proc/self/statm"); err != nil {
+		t.Skip("no /proc")
+	}
+	if r := TreeRSS(os.Getpid()); r <= 0 {
+		t.Errorf("RSS of this process = %d", r)
+	}
+	if n, err := countWrites([]byte("apiserver_request_total{code=\"201\",verb=\"POST\"} 7\napiserver_request_total{code=\"200\",verb=\"GET\"} 100\napiserver_request_total{code=\"200\",verb=\"PATCH\"} 3\n")); err != nil || n != 10 {
+		t.Errorf("writes = %d, %v; want 10", n, err)
+	}
+}

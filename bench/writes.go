@@ -1,0 +1,61 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+)
+
+// writeVerbs are the verbs of apiserver_request_total that write.
+var writeVerbs = []string{`verb="POST"`, `verb="PUT"`, `verb="PATCH"`, `verb="DELETE"`, `verb="APPLY"`, `verb="DELETECOLLECTION"`}
+
+// APIWrites reads kube-apiserver's count of write requests so far, from
+// every client (kueue-sim, Kueue, kube-scheduler, kube-controller-manager).
+func APIWrites(ctx context.Context, cfg *rest.Config) (int64, error) {
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return 0, fmt.Errorf("reading kube-apiserver's metrics: %w", err)
+	}
+	raw, err := cs.Discovery().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("reading kube-apiserver's metrics: %w", err)
+	}
+	return countWrites(raw)
+}
+
+func countWrites(metrics []byte) (int64, error) {
+	var total float64
+	sc := bufio.NewScanner(bytes.NewReader(metrics))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "apiserver_request_total{") {
+			continue
+		}
+		write := false
+		for _, v := range writeVerbs {
+			if strings.Contains(line, v) {
+				write = true
+				break
+			}
+		}
+		if !write {
+			continue
+		}
+		v, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+		if err != nil {
+			return 0, fmt.Errorf("reading kube-apiserver's metrics: %q: %w", line, err)
+		}
+		total += v
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("reading kube-apiserver's metrics: %w", err)
+	}
+	return int64(total), nil
+}
