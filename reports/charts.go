@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -37,10 +38,47 @@ func (r *Report) Charts() ([]Chart, error) {
 	return out, nil
 }
 
-// hoursX is a step series' x: segment bounds in simulated hours.
-func (r *Report) steps(f func(segment) float64) plotter.XYs {
+// maxChartSteps bounds the steps a chart draws: longer runs are averaged
+// over equal spans of time, so the SVG stays small.
+const maxChartSteps = 400
+
+// chartSegments are the segments the charts draw: the timeline's own, or
+// maxChartSteps equal spans each holding the time-weighted average.
+func (r *Report) chartSegments() []segment {
+	segs := r.series.Segments
+	if len(segs) <= maxChartSteps || r.series.End <= 0 {
+		return segs
+	}
+	width := r.series.End / maxChartSteps
+	out := make([]segment, maxChartSteps)
+	j := 0
+	for b := range out {
+		from, to := time.Duration(b)*width, time.Duration(b+1)*width
+		if b == maxChartSteps-1 {
+			to = r.series.End
+		}
+		acc := segment{From: from, To: to, flavor: make([]float64, len(segs[0].flavor)), team: make([]float64, len(segs[0].team))}
+		for ; j < len(segs) && segs[j].From < to; j++ {
+			w := (min(segs[j].To, to) - max(segs[j].From, from)).Seconds() / (to - from).Seconds()
+			for i, v := range segs[j].flavor {
+				acc.flavor[i] += w * v
+			}
+			for i, v := range segs[j].team {
+				acc.team[i] += w * v
+			}
+			if segs[j].To > to {
+				break // the segment goes on into the next span
+			}
+		}
+		out[b] = acc
+	}
+	return out
+}
+
+// steps is a step series over the chart's segments, x in simulated hours.
+func (r *Report) steps(segs []segment, f func(segment) float64) plotter.XYs {
 	var xys plotter.XYs
-	for _, s := range r.series.Segments {
+	for _, s := range segs {
 		v := f(s)
 		xys = append(xys, plotter.XY{X: s.From.Hours(), Y: v}, plotter.XY{X: s.To.Hours(), Y: v})
 	}
@@ -52,6 +90,7 @@ func (r *Report) steps(f func(segment) float64) plotter.XYs {
 
 func (r *Report) utilizationChart() (Chart, error) {
 	res := r.Resource
+	segs := r.chartSegments()
 	p := NewPlot("", "simulated time (hours)", "% of "+res+" capacity admitted")
 	p.Y.Min, p.Y.Max = 0, 125 // room for the legend above 100 %
 	i := 0
@@ -59,8 +98,8 @@ func (r *Report) utilizationChart() (Chart, error) {
 		if f.Resource != res || f.Capacity == 0 {
 			continue
 		}
-		k, capacity := fr{f.Flavor, res}, f.Capacity
-		l, err := plotter.NewLine(r.steps(func(s segment) float64 { return 100 * s.Flavor[k] / capacity }))
+		k, capacity := r.series.flavors.idx[fr{f.Flavor, res}], f.Capacity
+		l, err := plotter.NewLine(r.steps(segs, func(s segment) float64 { return 100 * s.flavor[k] / capacity }))
 		if err != nil {
 			return Chart{}, fmt.Errorf("drawing utilization of %s: %w", f.Flavor, err)
 		}
@@ -72,36 +111,46 @@ func (r *Report) utilizationChart() (Chart, error) {
 	p.Legend.Top = true
 	svg, err := RenderSVG(p, chartW, chartH)
 	return Chart{ID: "utilization", Title: "Utilization over time per flavor",
-		Caption: fmt.Sprintf("Share of each flavor's %s capacity held by admitted workloads; the legend gives the run's average.", res),
+		Caption: fmt.Sprintf("Share of each flavor's %s capacity held by admitted workloads; the legend gives the run's average.%s", res, r.averagedNote(segs)),
 		SVG:     svg}, err
 }
 
 func (r *Report) teamUsageChart() (Chart, error) {
 	res := r.Resource
+	segs := r.chartSegments()
 	p := NewPlot("", "simulated time (hours)", res+" admitted")
 	var teams []string
+	pos := map[string]int{}
 	for _, t := range r.Teams {
+		pos[t.Name] = len(teams)
 		teams = append(teams, t.Name)
 	}
-	teamUse := func(s segment, team string) float64 {
-		sum := 0.0
-		for k, v := range s.Team {
-			if k.Group == team && k.Resource == res {
-				sum += v
+	// stacked[j][n] is what teams[:n] hold in segment j.
+	stacked := make([][]float64, len(segs))
+	for j, s := range segs {
+		use := make([]float64, len(teams))
+		for i, k := range r.series.teams.list {
+			if k.Resource == res {
+				use[pos[k.Group]] += s.team[i]
 			}
 		}
-		return sum
-	}
-	below := func(s segment, n int) float64 {
-		sum := 0.0
-		for _, t := range teams[:n] {
-			sum += teamUse(s, t)
+		stacked[j] = make([]float64, len(teams)+1)
+		for n, u := range use {
+			stacked[j][n+1] = stacked[j][n] + u
 		}
-		return sum
+	}
+	level := func(n int) plotter.XYs {
+		var xys plotter.XYs
+		for j, s := range segs {
+			xys = append(xys, plotter.XY{X: s.From.Hours(), Y: stacked[j][n]}, plotter.XY{X: s.To.Hours(), Y: stacked[j][n]})
+		}
+		if len(xys) == 0 {
+			xys = plotter.XYs{{X: 0, Y: 0}}
+		}
+		return xys
 	}
 	for i, team := range teams {
-		upper := r.steps(func(s segment) float64 { return below(s, i+1) })
-		lower := r.steps(func(s segment) float64 { return below(s, i) })
+		upper, lower := level(i+1), level(i)
 		ring := append(plotter.XYs{}, upper...)
 		for j := len(lower) - 1; j >= 0; j-- {
 			ring = append(ring, lower[j])
@@ -135,7 +184,7 @@ func (r *Report) teamUsageChart() (Chart, error) {
 	p.Legend.Top = true
 	svg, err := RenderSVG(p, chartW, chartH)
 	return Chart{ID: "team-usage", Title: "Usage per team (stacked)",
-		Caption: fmt.Sprintf("%s held by each team's admitted workloads, stacked; the dashed line is the cluster's capacity.", res),
+		Caption: fmt.Sprintf("%s held by each team's admitted workloads, stacked; the dashed line is the cluster's capacity.%s", res, r.averagedNote(segs)),
 		SVG:     svg}, err
 }
 
@@ -163,6 +212,14 @@ func (r *Report) waitChart() (Chart, error) {
 	return Chart{ID: "waits", Title: "Queue wait distribution",
 		Caption: fmt.Sprintf("Time from arrival to first admission of %d workloads, in bins of %g minutes; workloads never admitted count until the end of the run.", len(r.waits), width),
 		SVG:     svg}, err
+}
+
+// averagedNote says when a chart shows averages over spans of time.
+func (r *Report) averagedNote(segs []segment) string {
+	if len(segs) == len(r.series.Segments) || len(segs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" Averaged over spans of %s.", Dur((segs[0].To - segs[0].From).Seconds()))
 }
 
 // niceWidth rounds w up to 1, 2 or 5 times a power of ten (at least 1).

@@ -4,12 +4,16 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
+	"sort"
 	"strconv"
+	"time"
 )
 
-// CSV files WriteAll writes. Time series rows hold from t_seconds until
-// the next row's t_seconds; the last row of each key is at the end of the
-// run.
+// CSV files WriteAll writes. A time series has a row for a key (a flavor's
+// resource, a ClusterQueue's, a team's) at 0, whenever its values change,
+// and at the end of the run; a row's values hold from its t_seconds until
+// the key's next row.
 var csvFiles = []struct {
 	name  string
 	write func(*Report, *csv.Writer) error
@@ -38,17 +42,30 @@ func (r *Report) WriteCSV(name string, w io.Writer) error {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// eachStep calls f with every segment's start time and the segment, then
-// once more with the end of the run and the last segment.
-func (r *Report) eachStep(f func(t float64, s segment) error) error {
+// changes writes, for every key, a row at 0, at each segment where the
+// key's values change, and at the end of the run.
+func (r *Report) changes(w *csv.Writer, n int, values func(s segment, key int) []string, row func(t float64, key int, vals []string) []string) error {
 	segs := r.series.Segments
-	for _, s := range segs {
-		if err := f(s.From.Seconds(), s); err != nil {
-			return err
+	last := make([][]string, n)
+	for j, s := range segs {
+		for k := 0; k < n; k++ {
+			vals := values(s, k)
+			if j > 0 && slices.Equal(vals, last[k]) {
+				continue
+			}
+			last[k] = vals
+			if err := w.Write(row(s.From.Seconds(), k, vals)); err != nil {
+				return err
+			}
 		}
 	}
-	if len(segs) > 0 {
-		return f(r.series.End.Seconds(), segs[len(segs)-1])
+	if len(segs) == 0 {
+		return nil
+	}
+	for k := 0; k < n; k++ {
+		if err := w.Write(row(r.series.End.Seconds(), k, last[k])); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -57,18 +74,17 @@ func (r *Report) utilizationCSV(w *csv.Writer) error {
 	if err := w.Write([]string{"t_seconds", "flavor", "resource", "capacity", "used", "utilization"}); err != nil {
 		return err
 	}
-	return r.eachStep(func(t float64, s segment) error {
-		for _, f := range r.Flavors {
-			used := s.Flavor[fr{f.Flavor, f.Resource}]
-			u := ""
-			if f.Capacity > 0 {
-				u = num(used / f.Capacity)
-			}
-			if err := w.Write([]string{num(t), f.Flavor, f.Resource, num(f.Capacity), num(used), u}); err != nil {
-				return err
-			}
+	return r.changes(w, len(r.Flavors), func(s segment, k int) []string {
+		f := r.Flavors[k]
+		used := r.series.flavorAt(s, fr{f.Flavor, f.Resource})
+		u := ""
+		if f.Capacity > 0 {
+			u = num(used / f.Capacity)
 		}
-		return nil
+		return []string{num(used), u}
+	}, func(t float64, k int, vals []string) []string {
+		f := r.Flavors[k]
+		return append([]string{num(t), f.Flavor, f.Resource, num(f.Capacity)}, vals...)
 	})
 }
 
@@ -76,23 +92,28 @@ func (r *Report) clusterQueuesCSV(w *csv.Writer) error {
 	if err := w.Write([]string{"t_seconds", "cluster_queue", "flavor", "resource", "nominal", "used", "borrowed", "lent"}); err != nil {
 		return err
 	}
-	lent := lending(r.run, r.series)
-	i := 0
-	return r.eachStep(func(t float64, s segment) error {
-		idx := min(i, len(lent)-1)
-		i++
-		for _, cq := range r.ClusterQueues {
-			for _, q := range cq.Resources {
-				g := gfr{cq.Name, q.Flavor, q.Resource}
-				used := s.CQ[g]
-				row := []string{num(t), cq.Name, q.Flavor, q.Resource, num(q.Nominal), num(used),
-					num(max(0, used-q.Nominal)), num(lent[idx][g])}
-				if err := w.Write(row); err != nil {
-					return err
-				}
-			}
+	type key struct {
+		cq string
+		q  QuotaUsage
+		i  int
+	}
+	var ks []key
+	for _, cq := range r.ClusterQueues {
+		for _, q := range cq.Resources {
+			ks = append(ks, key{cq.Name, q, r.series.cqs.idx[gfr{cq.Name, q.Flavor, q.Resource}]})
 		}
-		return nil
+	}
+	lent := r.series.lent
+	seg := map[time.Duration]int{}
+	for j, s := range r.series.Segments {
+		seg[s.From] = j
+	}
+	return r.changes(w, len(ks), func(s segment, k int) []string {
+		used := s.cq[ks[k].i]
+		return []string{num(used), num(max(0, used-ks[k].q.Nominal)), num(lent[seg[s.From]][ks[k].i])}
+	}, func(t float64, k int, vals []string) []string {
+		q := ks[k].q
+		return append([]string{num(t), ks[k].cq, q.Flavor, q.Resource, num(q.Nominal)}, vals...)
 	})
 }
 
@@ -100,15 +121,20 @@ func (r *Report) teamsCSV(w *csv.Writer) error {
 	if err := w.Write([]string{"t_seconds", "team", "flavor", "resource", "used"}); err != nil {
 		return err
 	}
-	return r.eachStep(func(t float64, s segment) error {
-		for _, team := range r.Teams {
-			for _, u := range team.Resources {
-				if err := w.Write([]string{num(t), team.Name, u.Flavor, u.Resource, num(s.Team[gfr{team.Name, u.Flavor, u.Resource}])}); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+	ks := r.series.teams.list
+	sorted := make([]int, len(ks))
+	for i := range sorted {
+		sorted[i] = i
+	}
+	sort.Slice(sorted, func(a, b int) bool {
+		x, y := ks[sorted[a]], ks[sorted[b]]
+		return x.Group < y.Group || x.Group == y.Group && (x.Flavor < y.Flavor || x.Flavor == y.Flavor && x.Resource < y.Resource)
+	})
+	return r.changes(w, len(ks), func(s segment, k int) []string {
+		return []string{num(s.team[sorted[k]])}
+	}, func(t float64, k int, vals []string) []string {
+		key := ks[sorted[k]]
+		return append([]string{num(t), key.Group, key.Flavor, key.Resource}, vals...)
 	})
 }
 
@@ -116,13 +142,11 @@ func (r *Report) pendingCSV(w *csv.Writer) error {
 	if err := w.Write([]string{"t_seconds", "cluster_queue", "workloads", "resource", "requested"}); err != nil {
 		return err
 	}
-	return r.eachStep(func(t float64, s segment) error {
-		for _, cq := range r.ClusterQueues {
-			if err := w.Write([]string{num(t), cq.Name, strconv.Itoa(s.PendingN[cq.Name]), r.Resource, num(s.Pending[cq.Name][r.Resource])}); err != nil {
-				return err
-			}
-		}
-		return nil
+	return r.changes(w, len(r.ClusterQueues), func(s segment, k int) []string {
+		cq := r.ClusterQueues[k].Name
+		return []string{strconv.Itoa(int(r.series.pendingNAt(s, cq))), r.Resource, num(r.series.pendingAt(s, cq, r.Resource))}
+	}, func(t float64, k int, vals []string) []string {
+		return append([]string{num(t), r.ClusterQueues[k].Name}, vals...)
 	})
 }
 

@@ -67,24 +67,30 @@ func cohortFairness(run *record.Run, tl *timeline, cohort string, cqs []string, 
 	for _, cq := range cqs {
 		accs[cq] = &acc{}
 	}
+	// Each member's series of res, over flavors, and its pending series.
+	held := map[string][]int{}
+	for i, k := range tl.cqs.list {
+		if k.Resource == res {
+			held[k.Group] = append(held[k.Group], i)
+		}
+	}
 	jainSum := 0.0
 	for _, s := range tl.Segments {
 		dt := s.Seconds()
-		use, demand := map[string]float64{}, map[string]float64{}
+		use, demand, pend := map[string]float64{}, map[string]float64{}, map[string]float64{}
 		pending := false
 		for _, cq := range cqs {
-			for k, v := range s.CQ {
-				if k.Group == cq && k.Resource == res {
-					use[cq] += v
-				}
+			for _, i := range held[cq] {
+				use[cq] += s.cq[i]
 			}
-			demand[cq] = use[cq] + s.Pending[cq][res]
-			pending = pending || s.Pending[cq][res] > 0
+			pend[cq] = tl.pendingAt(s, cq, res)
+			demand[cq] = use[cq] + pend[cq]
+			pending = pending || pend[cq] > 0
 		}
 		fair := expect.FairShares(total, cqs, run.Weights, demand)
 		var xs []float64
 		for _, cq := range cqs {
-			if s.Pending[cq][res] > 0 {
+			if pend[cq] > 0 {
 				a := accs[cq]
 				a.dt += dt
 				a.share += dt * use[cq] / total

@@ -14,18 +14,39 @@ type fr struct{ Flavor, Resource string }
 // gfr names a flavor's resource held by a group (a ClusterQueue or a team).
 type gfr struct{ Group, Flavor, Resource string }
 
+// gr names a resource requested by a ClusterQueue's pending workloads.
+type gr struct{ Group, Resource string }
+
+// keys numbers the series of one kind: values of segment i are a dense
+// slice indexed by key number.
+type keys[K comparable] struct {
+	list []K
+	idx  map[K]int
+}
+
+func (k *keys[K]) add(key K) int {
+	if k.idx == nil {
+		k.idx = map[K]int{}
+	}
+	if i, ok := k.idx[key]; ok {
+		return i
+	}
+	k.idx[key] = len(k.list)
+	k.list = append(k.list, key)
+	return len(k.list) - 1
+}
+
 // segment is a span of simulated time during which no holding and no
-// pending demand changed.
+// pending demand changed. Its values are indexed by the timeline's keys.
 type segment struct {
 	From, To time.Duration
-	// Flavor is the quota admitted on each flavor's resource.
-	Flavor map[fr]float64
-	// CQ and Team split Flavor by ClusterQueue and by team.
-	CQ, Team map[gfr]float64
-	// Pending is the requests of the workloads waiting for admission, per
-	// ClusterQueue and resource; PendingN counts them per ClusterQueue.
-	Pending  map[string]map[string]float64
-	PendingN map[string]int
+	// flavor is the quota admitted on each flavor's resource; cq and team
+	// split it by ClusterQueue and by team.
+	flavor, cq, team []float64
+	// pending is the requests of the workloads waiting for admission per
+	// ClusterQueue and resource; pendingN counts them per ClusterQueue.
+	pending  []float64
+	pendingN []float64
 }
 
 // Seconds is the segment's length.
@@ -35,94 +56,116 @@ func (s segment) Seconds() float64 { return (s.To - s.From).Seconds() }
 type timeline struct {
 	Segments []segment
 	End      time.Duration
+	flavors  keys[fr]
+	cqs      keys[gfr]
+	teams    keys[gfr]
+	pending  keys[gr]
+	// queues numbers ClusterQueues for pendingN.
+	queues keys[string]
+	// lent is what each ClusterQueue series lent, per segment (lending).
+	lent [][]float64
 }
 
-// change is one step of a holding or a pending demand.
-type change struct {
-	t     time.Duration
-	apply func(*segment)
+// Value lookups; a key the run never saw is 0.
+func (tl *timeline) flavorAt(s segment, k fr) float64 { return at(s.flavor, tl.flavors.idx, k) }
+func (tl *timeline) cqAt(s segment, k gfr) float64    { return at(s.cq, tl.cqs.idx, k) }
+func (tl *timeline) teamAt(s segment, k gfr) float64  { return at(s.team, tl.teams.idx, k) }
+func (tl *timeline) pendingAt(s segment, cq, res string) float64 {
+	return at(s.pending, tl.pending.idx, gr{cq, res})
+}
+func (tl *timeline) pendingNAt(s segment, cq string) float64 {
+	return at(s.pendingN, tl.queues.idx, cq)
+}
+
+func at[K comparable](vals []float64, idx map[K]int, k K) float64 {
+	if i, ok := idx[k]; ok {
+		return vals[i]
+	}
+	return 0
+}
+
+// delta is one step of one series.
+type delta struct {
+	t    time.Duration
+	vals int // which series: 0 flavor, 1 cq, 2 team, 3 pending, 4 pendingN
+	i    int
+	v    float64
 }
 
 // buildTimeline sweeps the run's holdings and pending spans.
 func buildTimeline(run *record.Run) *timeline {
-	var changes []change
+	tl := &timeline{End: run.End}
+	for _, f := range sortedKeys(run.Capacity) {
+		for _, res := range sortedKeys(run.Capacity[f]) {
+			tl.flavors.add(fr{f, res})
+		}
+	}
+	for _, cq := range sortedKeys(run.Quotas) {
+		tl.queues.add(cq)
+		for _, f := range sortedKeys(run.Quotas[cq]) {
+			for _, res := range sortedKeys(run.Quotas[cq][f]) {
+				tl.cqs.add(gfr{cq, f, res})
+			}
+		}
+	}
+	var deltas []delta
 	byWorkload := map[*record.Workload][]record.Interval{}
 	for _, h := range run.Holdings() {
-		h := h
 		byWorkload[h.Workload] = append(byWorkload[h.Workload], h)
 		cq, team := h.Workload.ClusterQueue, h.Workload.Team
-		add := func(sign float64) func(*segment) {
-			return func(s *segment) {
-				for flavor, byRes := range h.Usage {
-					for res, v := range byRes {
-						s.Flavor[fr{flavor, res}] += sign * v
-						s.CQ[gfr{cq, flavor, res}] += sign * v
-						s.Team[gfr{team, flavor, res}] += sign * v
-					}
+		for _, f := range sortedKeys(h.Usage) {
+			for _, res := range sortedKeys(h.Usage[f]) {
+				v := h.Usage[f][res]
+				for series, i := range [3]int{tl.flavors.add(fr{f, res}), tl.cqs.add(gfr{cq, f, res}), tl.teams.add(gfr{team, f, res})} {
+					deltas = append(deltas, delta{h.From, series, i, v}, delta{h.To, series, i, -v})
 				}
 			}
 		}
-		changes = append(changes, change{h.From, add(1)}, change{h.To, add(-1)})
 	}
 	for _, w := range run.Workloads {
-		w := w
-		for _, p := range pendingSpans(w, byWorkload[w], run.End) {
-			add := func(sign float64) func(*segment) {
-				return func(s *segment) {
-					if s.Pending[w.ClusterQueue] == nil {
-						s.Pending[w.ClusterQueue] = map[string]float64{}
-					}
-					for res, v := range w.Requests {
-						s.Pending[w.ClusterQueue][res] += sign * v
-					}
-					s.PendingN[w.ClusterQueue] += int(sign)
-				}
+		spans := pendingSpans(w, byWorkload[w], run.End)
+		if len(spans) == 0 {
+			continue
+		}
+		q := tl.queues.add(w.ClusterQueue)
+		for _, p := range spans {
+			deltas = append(deltas, delta{p[0], 4, q, 1}, delta{p[1], 4, q, -1})
+			for _, res := range sortedKeys(w.Requests) {
+				i := tl.pending.add(gr{w.ClusterQueue, res})
+				deltas = append(deltas, delta{p[0], 3, i, w.Requests[res]}, delta{p[1], 3, i, -w.Requests[res]})
 			}
-			changes = append(changes, change{p[0], add(1)}, change{p[1], add(-1)})
 		}
 	}
-	sort.SliceStable(changes, func(i, j int) bool { return changes[i].t < changes[j].t })
+	sort.SliceStable(deltas, func(i, j int) bool { return deltas[i].t < deltas[j].t })
 
-	tl := &timeline{End: run.End}
-	state := segment{Flavor: map[fr]float64{}, CQ: map[gfr]float64{}, Team: map[gfr]float64{},
-		Pending: map[string]map[string]float64{}, PendingN: map[string]int{}}
+	state := [5][]float64{
+		make([]float64, len(tl.flavors.list)), make([]float64, len(tl.cqs.list)), make([]float64, len(tl.teams.list)),
+		make([]float64, len(tl.pending.list)), make([]float64, len(tl.queues.list)),
+	}
 	i := 0
 	for t := time.Duration(0); t < run.End; {
-		for ; i < len(changes) && changes[i].t <= t; i++ {
-			changes[i].apply(&state)
+		for ; i < len(deltas) && deltas[i].t <= t; i++ {
+			d := deltas[i]
+			state[d.vals][d.i] += d.v
 		}
 		next := run.End
-		if i < len(changes) && changes[i].t < next {
-			next = changes[i].t
+		if i < len(deltas) && deltas[i].t < next {
+			next = deltas[i].t
 		}
-		tl.Segments = append(tl.Segments, snapshot(state, t, next))
+		tl.Segments = append(tl.Segments, segment{From: t, To: next,
+			flavor: snapshot(state[0]), cq: snapshot(state[1]), team: snapshot(state[2]),
+			pending: snapshot(state[3]), pendingN: snapshot(state[4])})
 		t = next
 	}
+	tl.lent = lending(run, tl)
 	return tl
 }
 
-// snapshot copies the state for [from, to), rounding away float residues.
-func snapshot(s segment, from, to time.Duration) segment {
-	out := segment{From: from, To: to, Flavor: map[fr]float64{}, CQ: map[gfr]float64{}, Team: map[gfr]float64{},
-		Pending: map[string]map[string]float64{}, PendingN: map[string]int{}}
-	for k, v := range s.Flavor {
-		out.Flavor[k] = clean(v)
-	}
-	for k, v := range s.CQ {
-		out.CQ[k] = clean(v)
-	}
-	for k, v := range s.Team {
-		out.Team[k] = clean(v)
-	}
-	for cq, byRes := range s.Pending {
-		m := map[string]float64{}
-		for res, v := range byRes {
-			m[res] = clean(v)
-		}
-		out.Pending[cq] = m
-	}
-	for k, v := range s.PendingN {
-		out.PendingN[k] = v
+// snapshot copies values, rounding away float residues.
+func snapshot(vals []float64) []float64 {
+	out := make([]float64, len(vals))
+	for i, v := range vals {
+		out[i] = clean(v)
 	}
 	return out
 }

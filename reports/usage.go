@@ -74,15 +74,8 @@ type TeamUsage struct {
 
 func flavorUsage(run *record.Run, tl *timeline) []FlavorUsage {
 	keys := map[fr]bool{}
-	for flavor, byRes := range run.Capacity {
-		for res := range byRes {
-			keys[fr{flavor, res}] = true
-		}
-	}
-	for _, s := range tl.Segments {
-		for k := range s.Flavor {
-			keys[k] = true
-		}
+	for _, k := range tl.flavors.list {
+		keys[k] = true
 	}
 	hours := run.End.Hours()
 	var out []FlavorUsage
@@ -91,7 +84,8 @@ func flavorUsage(run *record.Run, tl *timeline) []FlavorUsage {
 		for _, byFlavor := range run.Quotas {
 			u.Quota += byFlavor[k.Flavor][k.Resource]
 		}
-		at := func(s segment) float64 { return s.Flavor[k] }
+		i := tl.flavors.idx[k]
+		at := func(s segment) float64 { return s.flavor[i] }
 		u.UsedHours = tl.integral(at) / 3600
 		u.AvailableHours = u.Capacity * hours
 		u.PeakUsed = tl.peak(at)
@@ -116,34 +110,27 @@ func clusterQueues(run *record.Run, tl *timeline) []ClusterQueue {
 			names[w.ClusterQueue] = true
 		}
 	}
-	lent := lending(run, tl)
 	hours := run.End.Hours()
 	var out []ClusterQueue
 	for _, name := range sortedKeys(names) {
 		cq := ClusterQueue{Name: name, Cohort: run.Cohorts[name], Weight: weightOf(run.Weights, name)}
 		keys := map[fr]bool{}
-		for flavor, byRes := range run.Quotas[name] {
-			for res := range byRes {
-				keys[fr{flavor, res}] = true
-			}
-		}
-		for _, s := range tl.Segments {
-			for k := range s.CQ {
-				if k.Group == name {
-					keys[fr{k.Flavor, k.Resource}] = true
-				}
+		for _, k := range tl.cqs.list {
+			if k.Group == name {
+				keys[fr{k.Flavor, k.Resource}] = true
 			}
 		}
 		for _, k := range sortedFR(keys) {
 			nominal := run.Quotas[name][k.Flavor][k.Resource]
 			g := gfr{name, k.Flavor, k.Resource}
-			used := func(s segment) float64 { return s.CQ[g] }
-			borrowed := func(s segment) float64 { return math.Max(0, s.CQ[g]-nominal) }
+			i := tl.cqs.idx[g]
+			used := func(s segment) float64 { return s.cq[i] }
+			borrowed := func(s segment) float64 { return math.Max(0, s.cq[i]-nominal) }
 			q := QuotaUsage{Flavor: k.Flavor, Resource: k.Resource, Nominal: nominal,
 				UsedHours: tl.integral(used) / 3600, PeakUsed: tl.peak(used),
 				BorrowedHours: tl.integral(borrowed) / 3600, PeakBorrowed: tl.peak(borrowed)}
-			for i, s := range tl.Segments {
-				v := lent[i][g]
+			for j, s := range tl.Segments {
+				v := tl.lent[j][i]
 				q.LentHours += v * s.Seconds() / 3600
 				q.PeakLent = math.Max(q.PeakLent, v)
 			}
@@ -170,41 +157,36 @@ func clusterQueues(run *record.Run, tl *timeline) []ClusterQueue {
 
 // lending apportions, in every segment, what each cohort borrows to its
 // ClusterQueues' unused nominal quota, in proportion to the unused amounts.
-func lending(run *record.Run, tl *timeline) []map[gfr]float64 {
-	members := map[string][]string{}
-	for cq, cohort := range run.Cohorts {
-		if cohort != "" {
-			members[cohort] = append(members[cohort], cq)
+// Values are indexed like the timeline's ClusterQueue series.
+func lending(run *record.Run, tl *timeline) [][]float64 {
+	// groups are the series of one cohort's flavor and resource.
+	type member struct {
+		i       int
+		nominal float64
+	}
+	groups := map[string][]member{}
+	for i, k := range tl.cqs.list {
+		if cohort := run.Cohorts[k.Group]; cohort != "" {
+			key := cohort + "\x00" + k.Flavor + "\x00" + k.Resource
+			groups[key] = append(groups[key], member{i, run.Quotas[k.Group][k.Flavor][k.Resource]})
 		}
 	}
-	out := make([]map[gfr]float64, len(tl.Segments))
-	for i, s := range tl.Segments {
-		out[i] = map[gfr]float64{}
-		for _, cqs := range members {
-			keys := map[fr]bool{}
-			for _, cq := range cqs {
-				for flavor, byRes := range run.Quotas[cq] {
-					for res := range byRes {
-						keys[fr{flavor, res}] = true
-					}
-				}
+	out := make([][]float64, len(tl.Segments))
+	for j, s := range tl.Segments {
+		out[j] = make([]float64, len(tl.cqs.list))
+		for _, members := range groups {
+			borrowed, unused := 0.0, 0.0
+			for _, m := range members {
+				borrowed += math.Max(0, s.cq[m.i]-m.nominal)
+				unused += math.Max(0, m.nominal-s.cq[m.i])
 			}
-			for k := range keys {
-				borrowed, unused := 0.0, 0.0
-				for _, cq := range cqs {
-					used, nominal := s.CQ[gfr{cq, k.Flavor, k.Resource}], run.Quotas[cq][k.Flavor][k.Resource]
-					borrowed += math.Max(0, used-nominal)
-					unused += math.Max(0, nominal-used)
-				}
-				if borrowed == 0 || unused == 0 {
-					continue
-				}
-				frac := math.Min(1, borrowed/unused)
-				for _, cq := range cqs {
-					used, nominal := s.CQ[gfr{cq, k.Flavor, k.Resource}], run.Quotas[cq][k.Flavor][k.Resource]
-					if free := nominal - used; free > 0 {
-						out[i][gfr{cq, k.Flavor, k.Resource}] = free * frac
-					}
+			if borrowed == 0 || unused == 0 {
+				continue
+			}
+			frac := math.Min(1, borrowed/unused)
+			for _, m := range members {
+				if free := m.nominal - s.cq[m.i]; free > 0 {
+					out[j][m.i] = free * frac
 				}
 			}
 		}
@@ -245,16 +227,14 @@ func teams(run *record.Run, tl *timeline) []Team {
 		t := byName[name]
 		t.ClusterQueues = sortedKeys(cqs[name])
 		keys := map[fr]bool{}
-		for _, s := range tl.Segments {
-			for k := range s.Team {
-				if k.Group == name {
-					keys[fr{k.Flavor, k.Resource}] = true
-				}
+		for _, k := range tl.teams.list {
+			if k.Group == name {
+				keys[fr{k.Flavor, k.Resource}] = true
 			}
 		}
 		for _, k := range sortedFR(keys) {
-			g := gfr{name, k.Flavor, k.Resource}
-			at := func(s segment) float64 { return s.Team[g] }
+			i := tl.teams.idx[gfr{name, k.Flavor, k.Resource}]
+			at := func(s segment) float64 { return s.team[i] }
 			u := TeamUsage{Flavor: k.Flavor, Resource: k.Resource, UsedHours: tl.integral(at) / 3600, PeakUsed: tl.peak(at)}
 			if hours > 0 {
 				u.AverageUsed = u.UsedHours / hours
