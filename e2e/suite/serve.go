@@ -27,11 +27,10 @@ func SimBinary(ctx context.Context) (string, error) {
 	if p := os.Getenv(EnvSim); p != "" {
 		return p, nil
 	}
-	gomod, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	root, err := RepoRoot(ctx)
 	if err != nil {
-		return "", fmt.Errorf("finding the module to build sim from: %w", err)
+		return "", err
 	}
-	root := filepath.Dir(strings.TrimSpace(string(gomod)))
 	out := filepath.Join(Workdir(), "sim")
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, "./cmd/sim")
 	cmd.Dir = root
@@ -39,6 +38,15 @@ func SimBinary(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("building sim (set %s to use a built one): %w: %s", EnvSim, err, msg)
 	}
 	return out, nil
+}
+
+// RepoRoot is the folder of kueue-sim's go.mod.
+func RepoRoot(ctx context.Context) (string, error) {
+	gomod, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil || strings.TrimSpace(string(gomod)) == "" {
+		return "", fmt.Errorf("finding kueue-sim's module (go env GOMOD): %v", err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(gomod))), nil
 }
 
 type serveKey struct{}
