@@ -41,6 +41,13 @@ test: tools manifests
 	$(GO) vet ./...
 	$(GO) test $(GOTESTFLAGS) ./...
 
+## e2e: e2e suites on a container-free KWOK cluster (e2e/kwok, e2e/scenario); e2e/kind runs where Docker and kind exist
+.PHONY: e2e
+e2e: tools kwok build
+	$(GO) vet -tags e2e ./e2e/...
+	set -o pipefail; KUEUESIM_E2E_SIM=$(CURDIR)/bin/sim $(GO) test -tags e2e -count=1 -p 1 -timeout 20m -v ./e2e/... 2>&1 | \
+		grep -Ev "^=== (RUN|PAUSE|CONT)"
+
 ## gate: CI regression gate: replay GATE_SCENARIO, compare with the baseline in GATE_BASELINE (GATE_GOLDEN=1: traces too)
 GATE_SCENARIO ?= scenarios/multi-team-fair-sharing.yaml
 GATE_BASELINE ?= gate/baseline/multi-team-fair-sharing
