@@ -93,6 +93,7 @@ func (r *Report) utilizationChart() (Chart, error) {
 	segs := r.chartSegments()
 	p := NewPlot("", "simulated time (hours)", "% of "+res+" capacity admitted")
 	p.Y.Min, p.Y.Max = 0, 125 // room for the legend above 100 %
+	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 25, Label: "25"}, {Value: 50, Label: "50"}, {Value: 75, Label: "75"}, {Value: 100, Label: "100"}})
 	i := 0
 	for _, f := range r.Flavors {
 		if f.Resource != res || f.Capacity == 0 {

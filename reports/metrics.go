@@ -28,7 +28,7 @@ func (m Metric) ID() string {
 // MetricKind describes one metric name: its unit and which way is better.
 type MetricKind struct {
 	Name string
-	// Unit: ratio (0..1), seconds, count or hours.
+	// Unit: ratio (0..1, shown as %), index (0..1), seconds, count or hours.
 	Unit string
 	// Better is +1 when higher is better, -1 when lower is better, 0 when
 	// any change matters.
@@ -42,7 +42,7 @@ type MetricKind struct {
 var MetricKinds = []MetricKind{
 	{"expectations_failed", "count", -1, nil, "expectations that failed"},
 	{"utilization", "ratio", +1, []string{"flavor", "resource"}, "resource-hours admitted / capacity × run length"},
-	{"used_hours", "hours", 0, []string{"flavor", "resource"}, "resource-hours admitted"},
+	{"used_hours", "hours", 0, []string{"flavor", "resource"}, "resource-hours admitted (the report's resource: GPUs)"},
 	{"queue_wait_seconds", "seconds", -1, []string{"stat", "team", "kind"}, "arrival to first admission; stat is p50, p90, p99, max or mean; no team or kind label: all workloads"},
 	{"pending_at_end", "count", -1, nil, "workloads still waiting for admission at the end"},
 	{"admissions", "count", 0, nil, "admissions, re-admissions included"},
@@ -53,7 +53,7 @@ var MetricKinds = []MetricKind{
 	{"evictions", "count", -1, nil, "evictions other than preemption"},
 	{"refusals", "count", 0, nil, "workloads refused by admission webhooks"},
 	{"off_flavor_pods", "count", -1, nil, "pods placed on nodes without their flavor's labels"},
-	{"fairness_jain", "ratio", +1, []string{"cohort", "resource"}, "Jain's index of holdings over fair shares while contended"},
+	{"fairness_jain", "index", +1, []string{"cohort", "resource"}, "Jain's index of holdings over fair shares while contended"},
 	{"borrowed_hours", "hours", 0, []string{"cluster_queue", "resource"}, "resource-hours used above nominal quota"},
 }
 
@@ -87,7 +87,9 @@ func (r *Report) Metrics() []Metric {
 		if f.Capacity > 0 {
 			add("utilization", f.Utilization, "flavor", f.Flavor, "resource", f.Resource)
 		}
-		add("used_hours", f.UsedHours, "flavor", f.Flavor, "resource", f.Resource)
+		if f.Resource == r.Resource {
+			add("used_hours", f.UsedHours, "flavor", f.Flavor, "resource", f.Resource)
+		}
 	}
 	for _, w := range r.Waits {
 		var scope []string

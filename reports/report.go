@@ -97,6 +97,9 @@ func Build(run *record.Run, results []expect.Result) *Report {
 			r.Totals.ExpectationsFailed++
 		}
 	}
+	if run.Pacing == "relaxed" {
+		r.Warnings = append(r.Warnings, "relaxed pacing: Kueue's order among tied workloads followed wall-clock timing, so these numbers vary from run to run; compare several seeds before trusting a difference")
+	}
 	for _, w := range run.Warnings {
 		r.Warnings = append(r.Warnings, w.T.D().String()+": "+w.Message)
 	}

@@ -194,6 +194,8 @@ func format(k reports.MetricKind, v float64) string {
 	switch k.Unit {
 	case "ratio":
 		return reports.Pct(v)
+	case "index":
+		return fmt.Sprintf("%.3f", v)
 	case "seconds":
 		return reports.Dur(v)
 	case "count":

@@ -95,10 +95,15 @@ func change(r Row) string {
 		return "0"
 	}
 	s := format(r.Kind, d)
-	if r.Kind.Unit == "ratio" {
+	switch r.Kind.Unit {
+	case "ratio":
 		s = fmt.Sprintf("%+.1fpp", 100*d)
-	} else if d > 0 {
-		s = "+" + s
+	case "index":
+		s = fmt.Sprintf("%+.3f", d)
+	default:
+		if d > 0 {
+			s = "+" + s
+		}
 	}
 	if *r.Base != 0 {
 		s += fmt.Sprintf(" (%+.1f%%)", 100*d / *r.Base)
