@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -39,7 +40,7 @@ A thresholds file (YAML, apiVersion kueue-sim/v1alpha1, kind Thresholds):
     why: the A100s were bought for training
 Set builtinRules: false to judge only by the file's rules.
 Built-in rules:
-` + builtinRulesHelp() + `Metrics (unit; better):
+` + builtinRulesHelp() + `Metrics (unit; direction: meaning):
 ` + metricsHelp() + `
 --golden compares the two runs' decisions.jsonl byte for byte instead:
 with strict pacing the same scenario and seed give the same trace, so any
@@ -110,11 +111,11 @@ func builtinRulesHelp() string {
 
 func metricsHelp() string {
 	s := ""
-	better := map[int]string{+1: "higher", -1: "lower", 0: "any change counts"}
+	better := map[int]string{+1: "higher is better", -1: "lower is better", 0: "neither way is better"}
 	for _, k := range reports.MetricKinds {
 		name := k.Name
 		if len(k.Labels) > 0 {
-			name += "{" + fmt.Sprint(k.Labels) + "}"
+			name += "{" + strings.Join(k.Labels, ",") + "}"
 		}
 		s += fmt.Sprintf("  %-42s %s; %s: %s\n", name, k.Unit, better[k.Better], k.Help)
 	}
