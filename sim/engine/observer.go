@@ -34,6 +34,12 @@ type observer struct {
 	mu        sync.Mutex
 	buf       []record.Event
 	workloads map[string]*wlState // namespace/name of the submitted object
+	// dirty are the workloads whose state changed since the engine last
+	// looked: a step's work is proportional to what changed, not to every
+	// workload of the run.
+	dirty map[string]*wlState
+	// evicted receives raw Workloads whose eviction the engine completes.
+	evicted func(client.ObjectKey)
 }
 
 // wlState is the engine's view of one submitted workload.
@@ -52,10 +58,12 @@ type wlState struct {
 	running      bool
 	generation   int
 	lastPending  string
+	// pending is whether the engine counted it as pending.
+	pending bool
 }
 
 func newObserver(clock *VirtualClock, c client.Reader, s *scenarios.Scenario) *observer {
-	o := &observer{clock: clock, cache: c, flavors: map[string]map[string]string{}, workloads: map[string]*wlState{}}
+	o := &observer{clock: clock, cache: c, flavors: map[string]map[string]string{}, workloads: map[string]*wlState{}, dirty: map[string]*wlState{}}
 	for _, f := range s.Queues.ResourceFlavors {
 		o.flavors[f.Name] = f.NodeLabels
 	}
@@ -94,7 +102,27 @@ func (o *observer) track(a Arrival, key, clusterQueue, domain string) *wlState {
 	defer o.mu.Unlock()
 	st := &wlState{arrival: a, key: key, clusterQueue: clusterQueue, domain: domain, runningPods: map[string]bool{}}
 	o.workloads[key] = st
+	o.dirty[key] = st
 	return st
+}
+
+// touch marks a workload's state changed; the caller holds mu.
+func (o *observer) touch(st *wlState) { o.dirty[st.key] = st }
+
+// takeDirty returns the changed workloads in key order and forgets them;
+// the caller holds mu.
+func (o *observer) takeDirty() []*wlState {
+	keys := make([]string, 0, len(o.dirty))
+	for k := range o.dirty {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]*wlState, len(keys))
+	for i, k := range keys {
+		out[i] = o.dirty[k]
+	}
+	clear(o.dirty)
+	return out
 }
 
 func (o *observer) state(ns string, labels map[string]string) *wlState {
@@ -156,6 +184,7 @@ func (o *observer) onWorkload(oldObj, obj any) {
 	if st == nil {
 		return
 	}
+	o.touch(st)
 	if st.wlCreated.IsZero() {
 		st.wlCreated = wl.CreationTimestamp.Time
 	}
@@ -179,6 +208,9 @@ func (o *observer) onWorkload(oldObj, obj any) {
 	}
 	if c, ok := became(kueue.WorkloadEvicted); ok && c.Reason != kueue.WorkloadEvictedByPreemption {
 		o.emit(st, record.Event{Type: record.TypeEvicted, Reason: c.Reason, Message: c.Message})
+	}
+	if o.evicted != nil && st.arrival.Stream.Kind == scenarios.KindWorkload && needsEvictionDone(wl) {
+		o.evicted(client.ObjectKeyFromObject(wl))
 	}
 	if c, ok := became(kueue.WorkloadFinished); ok {
 		st.finished = true
@@ -206,6 +238,7 @@ func (o *observer) onPod(oldObj, obj any) {
 	if st == nil {
 		return
 	}
+	o.touch(st)
 	if pod.Spec.NodeName != "" && (old == nil || old.Spec.NodeName == "") {
 		o.emit(st, o.placement(st, pod))
 	}
@@ -227,6 +260,7 @@ func (o *observer) onPodDeleted(obj any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if st := o.state(pod.Namespace, pod.Labels); st != nil {
+		o.touch(st)
 		delete(st.runningPods, pod.Name)
 	}
 }

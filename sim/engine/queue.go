@@ -2,6 +2,7 @@ package engine
 
 import (
 	"container/heap"
+	"sync"
 	"time"
 )
 
@@ -24,12 +25,17 @@ type item struct {
 }
 
 // timeline is a priority queue of actions by (time, insertion order).
+// push may be called concurrently (relaxed pacing submits concurrently);
+// the rest only from the engine's loop.
 type timeline struct {
+	mu    sync.Mutex
 	items []*item
 	seq   int
 }
 
 func (q *timeline) push(it *item) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
 	it.seq = q.seq
 	q.seq++
 	heap.Push((*itemHeap)(&q.items), it)

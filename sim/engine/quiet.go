@@ -7,9 +7,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
-	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 )
@@ -24,16 +24,27 @@ const (
 	settleTimeout = 2 * time.Minute
 )
 
+// relaxedPoll is the settle poll of relaxed pacing: the control plane is
+// quiet after settleRounds polls with no write (30 ms instead of 60 ms).
+const relaxedPoll = 10 * time.Millisecond
+
 // settler tells whether the control plane has finished reacting.
 type settler struct {
-	cache    client.Reader // the manager's informer cache
+	poll     time.Duration
+	cache    cache.Cache   // the manager's informer cache
 	direct   client.Reader // reads through to the API server
 	gatherer prometheus.Gatherer
+	index    *busyIndex
+	// others are the engine's own workers: each names unfinished work.
+	others []func() string
 }
 
-func newSettler(cache, direct client.Reader) *settler {
-	return &settler{cache: cache, direct: direct, gatherer: ctrlmetrics.Registry}
+func newSettler(c cache.Cache, direct client.Reader) *settler {
+	return &settler{poll: settlePoll, cache: c, direct: direct, gatherer: ctrlmetrics.Registry, index: newBusyIndex()}
 }
+
+// watch starts the busy index; wait needs it.
+func (s *settler) watch(ctx context.Context) error { return s.index.watch(ctx, s.cache) }
 
 // wait polls until the control plane is quiet. It returns the reasons it
 // was not, when it gave up.
@@ -67,7 +78,7 @@ func (s *settler) wait(ctx context.Context) (string, error) {
 		select {
 		case <-ctx.Done():
 			return "", ctx.Err()
-		case <-time.After(settlePoll):
+		case <-time.After(s.poll):
 		}
 	}
 }
@@ -84,6 +95,11 @@ func (s *settler) revision(ctx context.Context) (string, error) {
 
 // busy names something that is still going on, or returns "".
 func (s *settler) busy(ctx context.Context) (string, error) {
+	for _, f := range s.others {
+		if b := f(); b != "" {
+			return b, nil
+		}
+	}
 	if b, err := s.inProcess(); b != "" || err != nil {
 		return b, err
 	}
@@ -116,44 +132,11 @@ func (s *settler) inProcess() (string, error) {
 	return "", nil
 }
 
-// outOfProcess checks, through the cache, that kube-scheduler and
-// kube-controller-manager have caught up with what they were given.
-func (s *settler) outOfProcess(ctx context.Context) (string, error) {
-	var pods corev1.PodList
-	if err := s.cache.List(ctx, &pods); err != nil {
-		return "", fmt.Errorf("listing pods: %w", err)
-	}
-	terminal := map[string]int{} // job name → terminal pods
-	active := map[string]int{}
-	for i := range pods.Items {
-		p := &pods.Items[i]
-		switch {
-		case p.DeletionTimestamp != nil:
-			return "pod " + p.Namespace + "/" + p.Name + " is terminating", nil
-		case p.Spec.NodeName == "" && len(p.Spec.SchedulingGates) == 0 && !unschedulable(p):
-			return "pod " + p.Namespace + "/" + p.Name + " waits for kube-scheduler", nil
-		case p.Spec.NodeName != "" && p.Status.Phase == corev1.PodPending:
-			return "pod " + p.Namespace + "/" + p.Name + " waits for the kubelet", nil
-		}
-		if job := p.Labels[batchv1.JobNameLabel]; job != "" {
-			key := p.Namespace + "/" + job
-			if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
-				terminal[key]++
-			} else {
-				active[key]++
-			}
-		}
-	}
-	var jobs batchv1.JobList
-	if err := s.cache.List(ctx, &jobs); err != nil {
-		return "", fmt.Errorf("listing jobs: %w", err)
-	}
-	for i := range jobs.Items {
-		if b := jobBusy(&jobs.Items[i], active, terminal); b != "" {
-			return b, nil
-		}
-	}
-	return s.appsBusy(ctx)
+// outOfProcess checks that kube-scheduler and kube-controller-manager have
+// caught up with what they were given, from the busy index the informers
+// keep (see quiet_index.go).
+func (s *settler) outOfProcess(context.Context) (string, error) {
+	return s.index.first(), nil
 }
 
 // jobBusy tells whether kube-controller-manager still owes a Job work:
@@ -191,45 +174,6 @@ func finished(j *batchv1.Job) bool {
 		}
 	}
 	return false
-}
-
-func (s *settler) appsBusy(ctx context.Context) (string, error) {
-	var sets appsv1.StatefulSetList
-	if err := s.cache.List(ctx, &sets); err != nil {
-		return "", fmt.Errorf("listing statefulsets: %w", err)
-	}
-	for _, st := range sets.Items {
-		want := int32(1)
-		if st.Spec.Replicas != nil {
-			want = *st.Spec.Replicas
-		}
-		if st.Status.ObservedGeneration < st.Generation || st.Status.Replicas != want {
-			return "statefulset " + st.Namespace + "/" + st.Name + " is being reconciled", nil
-		}
-	}
-	var rss appsv1.ReplicaSetList
-	if err := s.cache.List(ctx, &rss); err != nil {
-		return "", fmt.Errorf("listing replicasets: %w", err)
-	}
-	for _, rs := range rss.Items {
-		want := int32(1)
-		if rs.Spec.Replicas != nil {
-			want = *rs.Spec.Replicas
-		}
-		if rs.Status.ObservedGeneration < rs.Generation || rs.Status.Replicas != want {
-			return "replicaset " + rs.Namespace + "/" + rs.Name + " is being reconciled", nil
-		}
-	}
-	var deps appsv1.DeploymentList
-	if err := s.cache.List(ctx, &deps); err != nil {
-		return "", fmt.Errorf("listing deployments: %w", err)
-	}
-	for _, d := range deps.Items {
-		if d.Status.ObservedGeneration < d.Generation {
-			return "deployment " + d.Namespace + "/" + d.Name + " is being reconciled", nil
-		}
-	}
-	return "", nil
 }
 
 func unschedulable(p *corev1.Pod) bool {

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
@@ -84,6 +84,7 @@ type Runner struct {
 
 	obs        *observer
 	settle     *settler
+	evict      *evictor
 	queue      timeline
 	all        []record.Event
 	lastSecond map[string]time.Time // ordering domain → wall second of its latest Workload
@@ -92,6 +93,7 @@ type Runner struct {
 	priorities map[string]int32
 	counts     Progress
 	steps      int
+	pending    int // workloads pending now (see endStep)
 }
 
 // Option configures a Runner.
@@ -135,6 +137,12 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	}
 	r.obs = newObserver(clock, t.Cache, s)
 	r.settle = newSettler(t.Cache, t.Client)
+	if r.pacing == Relaxed {
+		r.settle.poll = relaxedPoll
+	}
+	r.evict = newEvictor(t.Client, clock)
+	r.obs.evicted = r.evict.add
+	r.settle.others = append(r.settle.others, r.evict.busy)
 	return r
 }
 
@@ -147,6 +155,12 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	if err := r.obs.watch(ctx, r.t.Cache); err != nil {
 		return res, err
 	}
+	if err := r.settle.watch(ctx); err != nil {
+		return res, err
+	}
+	evictCtx, stopEvict := context.WithCancel(ctx)
+	defer stopEvict()
+	go r.evict.run(evictCtx)
 	if err := r.setUp(ctx); err != nil {
 		return res, err
 	}
@@ -205,6 +219,12 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 		return err
 	}
 	items := r.queue.popAt(t)
+	if r.pacing == Relaxed {
+		if err := r.applyAll(ctx, items); err != nil {
+			return err
+		}
+		items = nil
+	}
 	for i, it := range items {
 		if err := r.apply(ctx, it); err != nil {
 			return err
@@ -240,9 +260,20 @@ func (r *Runner) apply(ctx context.Context, it *item) error {
 }
 
 func (r *Runner) arrive(ctx context.Context, a *Arrival) error {
-	obj, err := WorkloadObject(*a, r.priorities)
+	submit, err := r.prepareArrival(ctx, a)
 	if err != nil {
 		return err
+	}
+	return submit(ctx)
+}
+
+// prepareArrival does an arrival's bookkeeping (in step order) and returns
+// the submission, which talks to the API server and may run concurrently
+// with others of the same instant in relaxed pacing.
+func (r *Runner) prepareArrival(ctx context.Context, a *Arrival) (func(context.Context) error, error) {
+	obj, err := WorkloadObject(*a, r.priorities)
+	if err != nil {
+		return nil, err
 	}
 	cq := r.lqToCQ[a.Team.Namespace+"/"+a.Stream.Queue]
 	if hp := r.profileQueue(a.Stream.HardwareProfile); hp != "" {
@@ -250,7 +281,7 @@ func (r *Runner) arrive(ctx context.Context, a *Arrival) error {
 	}
 	domain := fmt.Sprintf("%s|%d", r.orderingRoot(cq), r.priorities[a.Stream.PriorityClass])
 	if err := r.pace(ctx, domain); err != nil {
-		return err
+		return nil, err
 	}
 	st := r.obs.track(*a, a.Team.Namespace+"/"+a.Name, cq, domain)
 	requests := map[string]float64{}
@@ -262,24 +293,26 @@ func (r *Runner) arrive(ctx context.Context, a *Arrival) error {
 		Requests: requests, Pods: PodCount(a.Stream)})
 	r.obs.mu.Unlock()
 	r.counts.Arrived++
-
-	if err := r.t.Client.Create(ctx, obj); err != nil {
-		if apierrors.IsForbidden(err) || apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
-			r.obs.mu.Lock()
-			st.refused = true
-			r.obs.emit(st, record.Event{Type: record.TypeRefused, Reason: string(apierrors.ReasonForError(err)), Message: err.Error()})
-			r.obs.mu.Unlock()
-			return nil
+	return func(ctx context.Context) error {
+		if err := r.t.Client.Create(ctx, obj); err != nil {
+			if apierrors.IsForbidden(err) || apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
+				r.obs.mu.Lock()
+				st.refused = true
+				r.obs.touch(st)
+				r.obs.emit(st, record.Event{Type: record.TypeRefused, Reason: string(apierrors.ReasonForError(err)), Message: err.Error()})
+				r.obs.mu.Unlock()
+				return nil
+			}
+			return fmt.Errorf("submitting %s %s: %w", a.Stream.Kind, st.key, err)
 		}
-		return fmt.Errorf("submitting %s %s: %w", a.Stream.Kind, st.key, err)
-	}
-	if a.Stream.RunUntil != nil && a.Stream.RunUntil.Duration > a.At {
-		r.queue.push(&item{at: a.Stream.RunUntil.Duration, act: actDelete, st: st})
-	}
-	if r.pacing == Strict && r.queued(a) {
-		return r.awaitWorkload(ctx, st, domain)
-	}
-	return nil
+		if a.Stream.RunUntil != nil && a.Stream.RunUntil.Duration > a.At {
+			r.queue.push(&item{at: a.Stream.RunUntil.Duration, act: actDelete, st: st})
+		}
+		if r.pacing == Strict && r.queued(a) {
+			return r.awaitWorkload(ctx, st, domain)
+		}
+		return nil
+	}, nil
 }
 
 // queued tells whether Kueue will make a Workload for the arrival.
@@ -352,20 +385,25 @@ func (r *Runner) finish(ctx context.Context, st *wlState) error {
 }
 
 func (r *Runner) finishWorkload(ctx context.Context, st *wlState) error {
-	var wl kueue.Workload
 	key := client.ObjectKey{Namespace: st.arrival.Team.Namespace, Name: st.arrival.Name}
-	if err := r.t.Client.Get(ctx, key, &wl); err != nil {
-		return fmt.Errorf("ending %s: %w", st.key, err)
-	}
 	reason, msg := kueue.WorkloadFinishedReasonSucceeded, "kueue-sim: the simulated run ended"
 	if st.arrival.Stream.Fail {
 		reason = kueue.WorkloadFinishedReasonFailed
 	}
-	apimeta.SetStatusCondition(&wl.Status.Conditions, metav1.Condition{
-		Type: kueue.WorkloadFinished, Status: metav1.ConditionTrue, Reason: reason, Message: msg,
-		LastTransitionTime: metav1.NewTime(time.Now()),
+	// Kueue writes the same status (e.g. its admission metadata): retry on
+	// conflict with the latest object.
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		var wl kueue.Workload
+		if err := r.t.Client.Get(ctx, key, &wl); err != nil {
+			return err
+		}
+		apimeta.SetStatusCondition(&wl.Status.Conditions, metav1.Condition{
+			Type: kueue.WorkloadFinished, Status: metav1.ConditionTrue, Reason: reason, Message: msg,
+			LastTransitionTime: metav1.NewTime(time.Now()),
+		})
+		return r.t.Client.Status().Update(ctx, &wl)
 	})
-	if err := r.t.Client.Status().Update(ctx, &wl); err != nil {
+	if err != nil {
 		return fmt.Errorf("ending %s: %w", st.key, err)
 	}
 	return nil
@@ -384,26 +422,21 @@ func (r *Runner) remove(ctx context.Context, st *wlState) error {
 	}
 	r.obs.mu.Lock()
 	st.deleted = true
+	r.obs.touch(st)
 	r.obs.emit(st, record.Event{Type: record.TypeDeleted})
 	r.obs.mu.Unlock()
 	return nil
 }
 
 // endStep records the step's observations, notices workloads that started
-// or stopped running, and schedules the ends of runs.
+// or stopped running, and schedules the ends of runs. It looks only at the
+// workloads whose state changed during the step, in key order.
 func (r *Runner) endStep(extra []record.Event) error {
 	r.obs.mu.Lock()
 	evs := append(r.obs.buf, extra...)
 	r.obs.buf = nil
-	keys := make([]string, 0, len(r.obs.workloads))
-	for k := range r.obs.workloads {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	now := r.clock.Elapsed()
-	pending := 0
-	for _, k := range keys {
-		st := r.obs.workloads[k]
+	for _, st := range r.obs.takeDirty() {
 		running := r.isRunning(st)
 		switch {
 		case running && !st.running:
@@ -416,8 +449,13 @@ func (r *Runner) endStep(extra []record.Event) error {
 			st.running = false
 			st.generation++
 		}
-		if !st.refused && !st.admitted && !st.finished && !st.deleted && !st.running {
-			pending++
+		if p := !st.refused && !st.admitted && !st.finished && !st.deleted && !st.running; p != st.pending {
+			st.pending = p
+			if p {
+				r.pending++
+			} else {
+				r.pending--
+			}
 		}
 	}
 	evs = append(evs, r.obs.buf...)
@@ -430,7 +468,7 @@ func (r *Runner) endStep(extra []record.Event) error {
 			evs[i].T = record.Duration(now)
 		}
 	}
-	r.counts.Sim, r.counts.Pending = now, pending
+	r.counts.Sim, r.counts.Pending = now, r.pending
 	if err := r.write(evs); err != nil {
 		return err
 	}

@@ -1,0 +1,117 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	"sigs.k8s.io/kueue/pkg/workload"
+)
+
+// evictor completes the eviction of raw Workloads. A Workload that belongs
+// to a job has the job's integration release its quota once Kueue evicts
+// it (the job is suspended); a raw Workload has no job, so the engine plays
+// that part, as Kueue's own scheduler-performance runner does: it clears
+// the quota reservation of an evicted raw Workload, and Kueue queues it
+// again.
+type evictor struct {
+	c     client.Client
+	clock *VirtualClock
+
+	mu      sync.Mutex
+	queued  map[client.ObjectKey]bool
+	wake    chan struct{}
+	working int
+	err     error
+}
+
+func newEvictor(c client.Client, clock *VirtualClock) *evictor {
+	return &evictor{c: c, clock: clock, queued: map[client.ObjectKey]bool{}, wake: make(chan struct{}, 1)}
+}
+
+// needs tells whether Kueue evicted a Workload that still holds quota.
+func needsEvictionDone(wl *kueue.Workload) bool {
+	return apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadEvicted) &&
+		apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadQuotaReserved) &&
+		!apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished)
+}
+
+// add queues a Workload whose eviction must be completed.
+func (e *evictor) add(key client.ObjectKey) {
+	e.mu.Lock()
+	e.queued[key] = true
+	e.mu.Unlock()
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+// busy names unfinished work, or "".
+func (e *evictor) busy() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.err != nil {
+		return "completing evictions: " + e.err.Error()
+	}
+	if n := len(e.queued) + e.working; n > 0 {
+		return fmt.Sprintf("%d evicted raw Workloads still hold quota", n)
+	}
+	return ""
+}
+
+// run completes queued evictions until ctx ends.
+func (e *evictor) run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-e.wake:
+		}
+		for {
+			e.mu.Lock()
+			var keys []client.ObjectKey
+			for k := range e.queued {
+				keys = append(keys, k)
+			}
+			clear(e.queued)
+			e.working = len(keys)
+			e.mu.Unlock()
+			if len(keys) == 0 {
+				break
+			}
+			for _, k := range keys {
+				err := e.complete(ctx, k)
+				e.mu.Lock()
+				e.working--
+				if err != nil && ctx.Err() == nil {
+					e.err = err
+				}
+				e.mu.Unlock()
+			}
+		}
+	}
+}
+
+func (e *evictor) complete(ctx context.Context, key client.ObjectKey) error {
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		var wl kueue.Workload
+		if err := e.c.Get(ctx, key, &wl); err != nil {
+			return err
+		}
+		if !needsEvictionDone(&wl) {
+			return nil
+		}
+		workload.UnsetQuotaReservationWithCondition(&wl, "Pending", "kueue-sim: the raw Workload's eviction is complete", e.clock.Now())
+		return e.c.Status().Update(ctx, &wl)
+	})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("completing the eviction of Workload %s: %w", key, err)
+	}
+	return nil
+}

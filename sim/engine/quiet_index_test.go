@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
+)
+
+func TestBusyIndex(t *testing.T) {
+	x := newBusyIndex()
+	want := func(step, sub string) {
+		t.Helper()
+		got := x.first()
+		if (sub == "") != (got == "") || !strings.Contains(got, sub) {
+			t.Errorf("%s: busy = %q, want %q", step, got, sub)
+		}
+	}
+	job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "j"},
+		Spec: batchv1.JobSpec{Parallelism: ptr.To[int32](1), Completions: ptr.To[int32](1), Suspend: ptr.To(false)}}
+	x.onJob(job)
+	want("job unsuspended, no pod", "has not created its pods")
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "j-1", Labels: map[string]string{batchv1.JobNameLabel: "j"}}}
+	x.onPod(pod)
+	want("pod created", "waits for kube-scheduler")
+	bound := pod.DeepCopy()
+	bound.Spec.NodeName = "n"
+	bound.Status.Phase = corev1.PodPending
+	x.onPod(bound)
+	want("pod bound", "waits for the kubelet")
+	running := bound.DeepCopy()
+	running.Status.Phase = corev1.PodRunning
+	x.onPod(running)
+	want("pod running", "")
+	done := running.DeepCopy()
+	done.Status.Phase = corev1.PodSucceeded
+	x.onPod(done)
+	want("pod ended, not counted", "has not counted its ended pods")
+	counted := job.DeepCopy()
+	counted.Status.Succeeded = 1
+	counted.Status.Conditions = []batchv1.JobCondition{{Type: batchv1.JobComplete, Status: corev1.ConditionTrue}}
+	x.onJob(counted)
+	want("job complete", "")
+	x.onPodDeleted(toolscache.DeletedFinalStateUnknown{Obj: done}.Obj)
+	x.onJobDeleted(counted)
+	want("all gone", "")
+	if len(x.jobPods) != 0 || len(x.podJob) != 0 || len(x.jobs) != 0 {
+		t.Errorf("index keeps deleted objects: %v %v %v", x.jobPods, x.podJob, x.jobs)
+	}
+
+	sts := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "nb", Generation: 2}, Spec: appsv1.StatefulSetSpec{Replicas: ptr.To[int32](1)}}
+	x.onApps(sts)
+	want("statefulset new", "statefulset ns/nb is being reconciled")
+	ready := sts.DeepCopy()
+	ready.Status.ObservedGeneration, ready.Status.Replicas = 2, 1
+	x.onApps(ready)
+	want("statefulset reconciled", "")
+}
