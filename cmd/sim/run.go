@@ -45,7 +45,9 @@ Exit codes: 0 every expectation held, 1 one failed (or the run failed),
 With --report DIR it writes DIR/events.jsonl (every observation, simulated
 and wall time), DIR/decisions.jsonl (admissions, preemptions, evictions,
 placements and webhook refusals, simulated time only: the same scenario and
-seed give the same file) and DIR/expectations.json.`,
+seed give the same file), DIR/expectations.json and the reports
+(report.json, report.md, report.html and CSV series; see sim report).
+With --junit FILE it writes the expectations as JUnit XML.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd, f, args[0]) },
 	}
