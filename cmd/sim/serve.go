@@ -18,6 +18,7 @@ type serveFlags struct {
 	kubeconfig  string
 	kueueConfig string
 	noKueue     bool
+	noPlatform  bool
 	noOperator  bool
 	noCRDs      bool
 	host        string
@@ -55,6 +56,7 @@ and, where Kueue is installed from its release manifests, --without-kueue.`,
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig of the cluster (default: $KUBECONFIG, ~/.kube/config, then the in-cluster service account)")
 	fl.StringVar(&f.kueueConfig, "kueue-config", "", "Kueue Configuration file (config.kueue.x-k8s.io/v1beta2)")
 	fl.BoolVar(&f.noKueue, "without-kueue", false, "do not run Kueue: the cluster runs its own")
+	fl.BoolVar(&f.noPlatform, "without-platform", false, "run only Kueue, as a Kueue install would (no reconciler, webhooks or fake operators)")
 	fl.BoolVar(&f.noOperator, "without-kueue-operator", false, "leave out the Red Hat build of Kueue operator's CRD (the platform then reports Kueue as not installed)")
 	fl.BoolVar(&f.noCRDs, "skip-crds", false, "do not install CRDs: the cluster's manifests did")
 	fl.StringVar(&f.host, "webhook-host", "", "address the webhook server listens on and, without --cert-dir, the API server calls (default 127.0.0.1; all addresses with --cert-dir)")
@@ -72,8 +74,15 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	opts := append([]cluster.Option{cluster.WithKueueConfigFile(f.kueueConfig)},
-		platform.Options(platform.Settings{OperatorInstalled: !f.noOperator})...)
+	if f.noKueue && f.noPlatform {
+		return withExitCode(2, errors.New("--without-kueue and --without-platform leave nothing to serve"))
+	}
+	opts := []cluster.Option{cluster.WithKueueConfigFile(f.kueueConfig)}
+	if !f.noPlatform {
+		opts = append(opts, platform.Options(platform.Settings{OperatorInstalled: !f.noOperator})...)
+	} else if f.noOperator {
+		opts = append(opts, cluster.WithoutKueueOperator())
+	}
 	if f.noKueue {
 		opts = append(opts, cluster.WithoutKueue())
 	}
@@ -96,8 +105,11 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		return fmt.Errorf("starting kueue-sim against %s: %w", cfg.Host, err)
 	}
 	parts := "Kueue, the reconciler, the webhooks and the fake operators"
-	if f.noKueue {
+	switch {
+	case f.noKueue:
 		parts = "the reconciler, the webhooks and the fake operators (Kueue is the cluster's)"
+	case f.noPlatform:
+		parts = "Kueue"
 	}
 	fmt.Fprintf(out, "serving %s against %s, ready in %s\n", parts, cfg.Host, time.Since(began).Round(100*time.Millisecond))
 	if u := cp.WebhookURL(); u != "" {

@@ -28,7 +28,7 @@ var (
 func TestMain(m *testing.M) {
 	testenv = env.NewWithConfig(envconf.New())
 	createCluster, destroyCluster := suite.Kwok(clusterName)
-	startServe, stopServe := suite.Serve()
+	startServe, stopServe := suite.Serve(suite.ServeOptions{})
 	testenv.Setup(
 		createCluster,
 		suite.KwokNodes(suite.GPUPools(gpus.GPUModels)...),
