@@ -23,8 +23,10 @@ type Figures struct {
 	Simulated time.Duration
 	// PeakRSS is the peak resident memory of the whole process tree.
 	PeakRSS int64
-	// Writes are kube-apiserver's write requests during the replay.
-	Writes int64
+	// Writes are kube-apiserver's write requests during the replay, also
+	// per resource.
+	Writes           int64
+	WritesByResource map[string]int64
 }
 
 // WorkloadsPerSecond is simulated workloads per wall second.
@@ -37,9 +39,9 @@ func (f Figures) WritesPerWorkload() float64 { return float64(f.Writes) / float6
 func (f Figures) WritesPerSecond() float64 { return float64(f.Writes) / f.Wall.Seconds() }
 
 func (f Figures) String() string {
-	return fmt.Sprintf("%-28s %6d workloads %7.1fs wall %8.1f wl/s  peak RSS %6.0f MiB  %5.1f writes/wl (%5.0f/s)  %d steps, simulated %s",
+	return fmt.Sprintf("%-28s %6d workloads %7.1fs wall %8.1f wl/s  peak RSS %6.0f MiB  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s",
 		f.Scenario, f.Workloads, f.Wall.Seconds(), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
-		f.WritesPerWorkload(), f.WritesPerSecond(), f.Steps, f.Simulated)
+		f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated)
 }
 
 // Options of a measured run.
@@ -67,7 +69,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 		return fig, fmt.Errorf("starting the control plane: %w", err)
 	}
 	defer cp.Stop() //nolint:errcheck // best effort at the end of a benchmark
-	before, err := APIWrites(ctx, cp.Config)
+	before, beforeBy, err := APIWritesByResource(ctx, cp.Config)
 	if err != nil {
 		rssAll.Stop()
 		return fig, err
@@ -81,11 +83,17 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 	if runErr != nil {
 		return fig, fmt.Errorf("running %s: %w", s.Name, runErr)
 	}
-	after, err := APIWrites(ctx, cp.Config)
+	after, afterBy, err := APIWritesByResource(ctx, cp.Config)
 	if err != nil {
 		return fig, err
 	}
 	fig.Writes = after - before
+	fig.WritesByResource = map[string]int64{}
+	for r, n := range afterBy {
+		if d := n - beforeBy[r]; d > 0 {
+			fig.WritesByResource[r] = d
+		}
+	}
 	fig.Wall, fig.Steps = res.Wall, res.Steps
 	if res.Run != nil {
 		fig.Simulated = res.Run.End

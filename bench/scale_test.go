@@ -36,7 +36,8 @@ func TestTreeRSS(t *testing.T) {
 	if r := TreeRSS(os.Getpid()); r <= 0 {
 		t.Errorf("RSS of this process = %d", r)
 	}
-	if n, err := countWrites([]byte("apiserver_request_total{code=\"201\",verb=\"POST\"} 7\napiserver_request_total{code=\"200\",verb=\"GET\"} 100\napiserver_request_total{code=\"200\",verb=\"PATCH\"} 3\n")); err != nil || n != 10 {
-		t.Errorf("writes = %d, %v; want 10", n, err)
+	n, by, err := countWrites([]byte("apiserver_request_total{code=\"201\",resource=\"events\",verb=\"POST\"} 7\napiserver_request_total{code=\"200\",resource=\"pods\",verb=\"GET\"} 100\napiserver_request_total{code=\"200\",resource=\"pods\",verb=\"PATCH\"} 3\n"))
+	if err != nil || n != 10 || by["events"] != 7 || by["pods"] != 3 {
+		t.Errorf("writes = %d %v, %v; want 10 {events 7, pods 3}", n, by, err)
 	}
 }

@@ -16,7 +16,7 @@ const relaxedWorkers = 16
 // simultaneous actions the control plane sees first is then a race, as
 // relaxed pacing allows.
 func (r *Runner) applyAll(ctx context.Context, items []*item) error {
-	calls := make([]func(context.Context) error, 0, len(items))
+	calls := r.takePrunes()
 	for _, it := range items {
 		if it.act == actArrive {
 			submit, err := r.prepareArrival(ctx, it.arrival)

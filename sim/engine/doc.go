@@ -16,5 +16,13 @@
 // engine therefore paces creations so that workloads whose order can matter
 // (same ClusterQueue or cohort, same priority, pending together) are created
 // in distinct wall seconds (see pacing.go); RelaxedPacing turns this off for
-// large statistical runs.
+// large statistical runs, submits an instant's actions concurrently
+// (concurrent.go), settles on a shorter quiet window and deletes finished
+// workloads' objects as the run goes (prune.go).
+//
+// Work per step is proportional to what changed: the observer hands the
+// engine the workloads whose state changed (a dirty set), and settle checks
+// read an informer-fed index of what kube-scheduler and
+// kube-controller-manager still owe (quiet_index.go) rather than listing
+// every pod.
 package engine

@@ -60,6 +60,8 @@ type wlState struct {
 	lastPending  string
 	// pending is whether the engine counted it as pending.
 	pending bool
+	// pruned: its object was deleted after it finished (see prune.go).
+	pruned bool
 }
 
 func newObserver(clock *VirtualClock, c client.Reader, s *scenarios.Scenario) *observer {

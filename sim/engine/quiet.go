@@ -47,20 +47,24 @@ func newSettler(c cache.Cache, direct client.Reader) *settler {
 func (s *settler) watch(ctx context.Context) error { return s.index.watch(ctx, s.cache) }
 
 // wait polls until the control plane is quiet. It returns the reasons it
-// was not, when it gave up.
+// was not, when it gave up. The etcd revision is read first: while it
+// changes, the control plane is not quiet and the costlier checks (Kueue's
+// metrics) are skipped.
 func (s *settler) wait(ctx context.Context) (string, error) {
 	deadline := time.Now().Add(settleTimeout)
 	lastRev, rounds := "", 0
 	for {
-		busy, err := s.busy(ctx)
-		if err != nil {
-			return "", err
-		}
 		rev, err := s.revision(ctx)
 		if err != nil {
 			return "", err
 		}
-		if busy == "" && rev == lastRev {
+		busy := "etcd keeps changing"
+		if rev == lastRev {
+			if busy, err = s.busy(ctx); err != nil {
+				return "", err
+			}
+		}
+		if busy == "" {
 			rounds++
 		} else {
 			rounds = 0
@@ -70,8 +74,8 @@ func (s *settler) wait(ctx context.Context) (string, error) {
 		}
 		lastRev = rev
 		if time.Now().After(deadline) {
-			if busy == "" {
-				busy = "etcd keeps changing"
+			if b, err := s.busy(ctx); err == nil && b != "" {
+				busy = b
 			}
 			return busy, nil
 		}

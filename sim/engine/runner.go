@@ -94,6 +94,8 @@ type Runner struct {
 	counts     Progress
 	steps      int
 	pending    int // workloads pending now (see endStep)
+	prune      *bool
+	toPrune    []*wlState
 }
 
 // Option configures a Runner.
@@ -224,6 +226,8 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 			return err
 		}
 		items = nil
+	} else if err := parallel(ctx, 1, r.takePrunes()); err != nil {
+		return err
 	}
 	for i, it := range items {
 		if err := r.apply(ctx, it); err != nil {
@@ -449,6 +453,7 @@ func (r *Runner) endStep(extra []record.Event) error {
 			st.running = false
 			st.generation++
 		}
+		r.notePrune(st)
 		if p := !st.refused && !st.admitted && !st.finished && !st.deleted && !st.running; p != st.pending {
 			st.pending = p
 			if p {
