@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 # Test packages run two at a time by default (each integration package starts
 # its own control plane); override with GOTESTFLAGS.
-GOTESTFLAGS ?= -count=1 -timeout 20m
+GOTESTFLAGS ?= -count=1 -timeout 30m
 
 .PHONY: all
 all: build
