@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -52,7 +53,15 @@ func BenchmarkKueueHarness(b *testing.B) {
 				cmd := exec.CommandContext(context.Background(), filepath.Join(tmp, "runner"), "--o", out,
 					"--crds", filepath.Join(kq, "config/components/crd/bases"), "--generatorConfig", cfg,
 					"--minimalKueue", filepath.Join(tmp, "minimalkueue"), "--timeout", "60m")
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					b.Fatal(err)
+				}
 				cmd.Env = append(os.Environ(), "KUBEBUILDER_ASSETS="+bins.Dir)
+				// Kueue's test utilities look for the project's Makefile from
+				// the working directory up: run in the module's folder.
+				cmd.Dir = kq
+				var log bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &log, &log
 				began := time.Now()
 				if err := cmd.Start(); err != nil {
 					b.Fatal(err)
@@ -66,7 +75,9 @@ func BenchmarkKueueHarness(b *testing.B) {
 					select {
 					case err := <-done:
 						if err != nil {
-							b.Fatalf("Kueue's runner: %v", err)
+							tail := log.Bytes()
+							tail = tail[max(0, len(tail)-4000):]
+							b.Fatalf("Kueue's runner: %v\n%s", err, tail)
 						}
 						break wait
 					case <-tick.C:
