@@ -47,7 +47,7 @@ func FlavorPlacement(c Cluster) features.Feature {
 			k, ns, flavors := Client(t, cfg), get[string](ctx, t, "ns"), get[[]string](ctx, t, "flavors")
 			for i, name := range []string{"first", "second"} {
 				job := testingjob.MakeJob(name, ns).Queue("gpus").Image(c.Image, nil).Parallelism(2).Completions(2).
-					RequestAndLimit(nodes.GPUResource, "4").Request(corev1.ResourceCPU, "1").Obj()
+					RequestAndLimit(nodes.GPUResource, "4").Request(corev1.ResourceCPU, "100m").Obj()
 				create(ctx, t, k, job)
 				// One at a time: Kueue then tries flavors in order for each.
 				wantFlavor, wantModel := flavors[i], c.GPUModels[i]
