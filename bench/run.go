@@ -17,8 +17,9 @@ type Figures struct {
 	Scenario  string
 	Workloads int
 	Steps     int
-	// Wall is the replay's wall time, the control plane's start excluded.
-	Wall time.Duration
+	// Wall is the replay's wall time, the control plane's start excluded;
+	// Settling the part spent waiting for the control plane to settle.
+	Wall, Settling time.Duration
 	// Simulated is the simulated time the replay covered.
 	Simulated time.Duration
 	// PeakRSS is the peak resident memory of the whole process tree.
@@ -39,8 +40,8 @@ func (f Figures) WritesPerWorkload() float64 { return float64(f.Writes) / float6
 func (f Figures) WritesPerSecond() float64 { return float64(f.Writes) / f.Wall.Seconds() }
 
 func (f Figures) String() string {
-	return fmt.Sprintf("%-28s %6d workloads %7.1fs wall %8.1f wl/s  peak RSS %6.0f MiB  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s",
-		f.Scenario, f.Workloads, f.Wall.Seconds(), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
+	return fmt.Sprintf("%-28s %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s",
+		f.Scenario, f.Workloads, f.Wall.Seconds(), 100*f.Settling.Seconds()/max(f.Wall.Seconds(), 1e-9), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
 		f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated)
 }
 
@@ -94,7 +95,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 			fig.WritesByResource[r] = d
 		}
 	}
-	fig.Wall, fig.Steps = res.Wall, res.Steps
+	fig.Wall, fig.Settling, fig.Steps = res.Wall, res.Settling, res.Steps
 	if res.Run != nil {
 		fig.Simulated = res.Run.End
 	}

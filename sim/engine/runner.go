@@ -59,6 +59,9 @@ type Result struct {
 	Expectations []expect.Result
 	Steps        int
 	Wall         time.Duration
+	// Settling is the part of Wall spent waiting for the control plane to
+	// settle after the actions of each step.
+	Settling time.Duration
 }
 
 // Passed tells whether every expectation held.
@@ -95,6 +98,7 @@ type Runner struct {
 	steps      int
 	pending    int // workloads pending now (see endStep)
 	prune      *bool
+	settling   time.Duration
 	toPrune    []*wlState
 }
 
@@ -199,7 +203,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		runErr = err
 	}
 	res.Run = record.Build(r.all)
-	res.Steps = r.steps
+	res.Steps, res.Settling = r.steps, r.settling
 	if runErr == nil {
 		res.Expectations = expect.Evaluate(r.s, res.Run)
 	}
@@ -213,6 +217,8 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	r.steps++
 	var extra []record.Event
 	settle := func() error {
+		began := time.Now()
+		defer func() { r.settling += time.Since(began) }()
 		busy, err := r.settle.wait(ctx)
 		if err == nil && busy != "" {
 			extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "NotSettled",
