@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -116,7 +117,42 @@ func (cp *ControlPlane) checkOwnership(ctx context.Context, obj client.Object) e
 		return fmt.Errorf("webhook configuration %s exists and was not made by kueue-sim: "+
 			"the cluster runs it already (for Kueue's, run kueue-sim without its own Kueue: sim serve --without-kueue)", obj.GetName())
 	}
-	return nil
+	if u := liveURL(existing); u != "" {
+		return fmt.Errorf("webhook configuration %s points at %s, where another kueue-sim (sim serve or sim run --kubeconfig) answers: "+
+			"one Kueue per cluster, stop that one first", obj.GetName(), u)
+	}
+	return nil // left by a kueue-sim that was killed: taken over
+}
+
+// liveURL returns the URL of obj's first webhook if something listens
+// there, "" otherwise.
+func liveURL(obj client.Object) string {
+	var cc admissionv1.WebhookClientConfig
+	switch o := obj.(type) {
+	case *admissionv1.MutatingWebhookConfiguration:
+		if len(o.Webhooks) == 0 {
+			return ""
+		}
+		cc = o.Webhooks[0].ClientConfig
+	case *admissionv1.ValidatingWebhookConfiguration:
+		if len(o.Webhooks) == 0 {
+			return ""
+		}
+		cc = o.Webhooks[0].ClientConfig
+	}
+	if cc.URL == nil {
+		return ""
+	}
+	u, err := url.Parse(*cc.URL)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	conn, err := net.DialTimeout("tcp", u.Host, 500*time.Millisecond)
+	if err != nil {
+		return ""
+	}
+	_ = conn.Close()
+	return u.Scheme + "://" + u.Host
 }
 
 // registerWebhooks creates (or updates) the webhook configurations and
