@@ -19,13 +19,23 @@ func TestScaleGenerator(t *testing.T) {
 	}
 }
 
+// The bench scenarios load, hold Kueue's baseline counts, and scale.
 func TestScaleScenario(t *testing.T) {
-	s, err := scenarios.LoadFile(filepath.Join("..", "scenarios", "bench", "kueue-baseline.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := Scale(s, 1000.0/baselineWorkloads); n < 950 || n > 1050 || len(s.Expectations) != 0 {
-		t.Errorf("scaled to %d workloads, %d expectations", n, len(s.Expectations))
+	for _, f := range []string{"kueue-baseline.yaml", "kueue-baseline-jobs.yaml"} {
+		s, err := scenarios.LoadFile(filepath.Join("..", "scenarios", "bench", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for _, w := range s.Workloads {
+			total += int(*w.Count)
+		}
+		if total != baselineWorkloads || len(s.Queues.ClusterQueues) != 30 {
+			t.Errorf("%s: %d workloads in %d ClusterQueues, want %d in 30", f, total, len(s.Queues.ClusterQueues), baselineWorkloads)
+		}
+		if n := Scale(s, 1000.0/baselineWorkloads); n < 950 || n > 1050 || len(s.Expectations) != 0 {
+			t.Errorf("%s: scaled to %d workloads, %d expectations", f, n, len(s.Expectations))
+		}
 	}
 }
 
