@@ -20,6 +20,9 @@ type Figures struct {
 	// Wall is the replay's wall time, the control plane's start excluded;
 	// Settling the part spent waiting for the control plane to settle.
 	Wall, Settling time.Duration
+	// SettleWaits counts the settle polls that found the control plane
+	// busy, by kind of reason.
+	SettleWaits map[string]int
 	// Simulated is the simulated time the replay covered.
 	Simulated time.Duration
 	// PeakRSS is the peak resident memory of the whole process tree.
@@ -40,9 +43,9 @@ func (f Figures) WritesPerWorkload() float64 { return float64(f.Writes) / float6
 func (f Figures) WritesPerSecond() float64 { return float64(f.Writes) / f.Wall.Seconds() }
 
 func (f Figures) String() string {
-	return fmt.Sprintf("%-28s %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s",
+	return fmt.Sprintf("%-28s %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s; busy polls %v",
 		f.Scenario, f.Workloads, f.Wall.Seconds(), 100*f.Settling.Seconds()/max(f.Wall.Seconds(), 1e-9), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
-		f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated)
+		f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, f.SettleWaits)
 }
 
 // Options of a measured run.
@@ -95,7 +98,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 			fig.WritesByResource[r] = d
 		}
 	}
-	fig.Wall, fig.Settling, fig.Steps = res.Wall, res.Settling, res.Steps
+	fig.Wall, fig.Settling, fig.Steps, fig.SettleWaits = res.Wall, res.Settling, res.Steps, res.SettleWaits
 	if res.Run != nil {
 		fig.Simulated = res.Run.End
 	}

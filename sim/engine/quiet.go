@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -37,10 +38,48 @@ type settler struct {
 	index    *busyIndex
 	// others are the engine's own workers: each names unfinished work.
 	others []func() string
+	// waits counts the settle polls that found the control plane busy, by
+	// kind of reason (see reasonKind): where settling time goes.
+	waits map[string]int
+}
+
+// reasonKind is a busy reason without the object it names: "pod waits for
+// kube-scheduler", "workqueue_depth{controller=workload}", ...
+func reasonKind(busy string) string {
+	switch {
+	case strings.HasPrefix(busy, "workqueue_depth"), strings.HasPrefix(busy, "controller_runtime_active_workers"):
+		if i := strings.Index(busy, "controller="); i >= 0 {
+			name := busy[i+len("controller="):]
+			if j := strings.IndexAny(name, ",}"); j >= 0 {
+				name = name[:j]
+			}
+			return busy[:strings.IndexByte(busy, '{')] + "{" + name + "}"
+		}
+		if i := strings.Index(busy, "name="); i >= 0 {
+			name := busy[i+len("name="):]
+			if j := strings.IndexAny(name, ",}"); j >= 0 {
+				name = name[:j]
+			}
+			return busy[:strings.IndexByte(busy, '{')] + "{" + name + "}"
+		}
+		return busy
+	case strings.HasPrefix(busy, "Kueue has"):
+		return "Kueue has workloads to try"
+	case strings.HasPrefix(busy, "pod "), strings.HasPrefix(busy, "job "), strings.HasPrefix(busy, "statefulset "),
+		strings.HasPrefix(busy, "replicaset "), strings.HasPrefix(busy, "deployment "):
+		f := strings.Fields(busy)
+		if len(f) > 2 {
+			return f[0] + " " + strings.Join(f[2:], " ")
+		}
+	}
+	if i := strings.IndexByte(busy, ':'); i > 0 {
+		return busy[:i]
+	}
+	return busy
 }
 
 func newSettler(c cache.Cache, direct client.Reader) *settler {
-	return &settler{poll: settlePoll, cache: c, direct: direct, gatherer: ctrlmetrics.Registry, index: newBusyIndex()}
+	return &settler{poll: settlePoll, cache: c, direct: direct, gatherer: ctrlmetrics.Registry, index: newBusyIndex(), waits: map[string]int{}}
 }
 
 // watch starts the busy index; wait needs it.
@@ -68,6 +107,7 @@ func (s *settler) wait(ctx context.Context) (string, error) {
 			rounds++
 		} else {
 			rounds = 0
+			s.waits[reasonKind(busy)]++
 		}
 		if rounds >= settleRounds {
 			return "", nil

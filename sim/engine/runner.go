@@ -60,8 +60,10 @@ type Result struct {
 	Steps        int
 	Wall         time.Duration
 	// Settling is the part of Wall spent waiting for the control plane to
-	// settle after the actions of each step.
-	Settling time.Duration
+	// settle after the actions of each step; SettleWaits counts the polls
+	// that found it busy, by kind of reason.
+	Settling    time.Duration
+	SettleWaits map[string]int
 }
 
 // Passed tells whether every expectation held.
@@ -203,7 +205,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		runErr = err
 	}
 	res.Run = record.Build(r.all)
-	res.Steps, res.Settling = r.steps, r.settling
+	res.Steps, res.Settling, res.SettleWaits = r.steps, r.settling, r.settle.waits
 	if runErr == nil {
 		res.Expectations = expect.Evaluate(r.s, res.Run)
 	}
