@@ -20,6 +20,13 @@ tools:
 kwok:
 	@hack/build-kwok.sh
 
+## kwok-up: start a container-free KWOK cluster to try sim serve / sim run --kubeconfig on (kwok-down deletes it)
+.PHONY: kwok-up kwok-down
+kwok-up: tools kwok
+	@hack/kwok-cluster.sh up
+kwok-down:
+	@hack/kwok-cluster.sh down
+
 ## manifests: copy the dependencies' CRDs and Kueue's webhooks from the module cache
 .PHONY: manifests
 manifests:
@@ -41,7 +48,7 @@ test: tools manifests
 	$(GO) vet ./...
 	$(GO) test $(GOTESTFLAGS) ./...
 
-## e2e: e2e suites on a container-free KWOK cluster (e2e/kwok, e2e/scenario); e2e/kind runs where Docker and kind exist
+## e2e: e2e suites on container-free KWOK clusters (e2e/kwok, e2e/deploy, e2e/scenario); e2e/kind runs where Docker and kind exist
 .PHONY: e2e
 e2e: tools kwok build
 	$(GO) vet -tags e2e ./e2e/...
