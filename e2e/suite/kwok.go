@@ -2,10 +2,12 @@ package suite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"sigs.k8s.io/e2e-framework/pkg/env"
@@ -32,9 +34,12 @@ func Workdir() string {
 // Kwok returns the steps that create and destroy a KWOK cluster named name
 // with kwokctl's binary runtime, the binaries of `make tools` and `make
 // kwok`, and sim/kwok's stages. Create deletes a cluster of that name left
-// by an earlier run first; both report how long they took.
+// by an earlier run first; both report how long they took. Suites of
+// concurrent `make e2e` runs take turns (a lock in the e2e folder), since
+// each deletes clusters by name.
 func Kwok(name string) (create, destroy env.Func) {
 	var kwokctl string
+	var lock *os.File
 	create = func(ctx context.Context, cfg *envconf.Config) (context.Context, error) {
 		b, err := kwok.FindBinaries()
 		if err != nil {
@@ -44,6 +49,9 @@ func Kwok(name string) (create, destroy env.Func) {
 		dir := filepath.Join(Workdir(), "kwok")
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return ctx, fmt.Errorf("making the kwok folder: %w", err)
+		}
+		if lock, err = takeTurn(ctx, filepath.Join(Workdir(), "lock")); err != nil {
+			return ctx, err
 		}
 		for k, v := range map[string]string{"KWOK_WORKDIR": dir, "KUBECONFIG": filepath.Join(dir, "kubeconfig")} {
 			if err := os.Setenv(k, v); err != nil {
@@ -65,6 +73,11 @@ func Kwok(name string) (create, destroy env.Func) {
 		return ctx, nil
 	}
 	destroy = func(ctx context.Context, cfg *envconf.Config) (context.Context, error) {
+		defer func() {
+			if lock != nil {
+				lock.Close() // releases the lock
+			}
+		}()
 		began := time.Now()
 		ctx, err := envfuncs.DestroyCluster(name)(ctx, cfg)
 		if err != nil {
@@ -78,6 +91,36 @@ func Kwok(name string) (create, destroy env.Func) {
 		return ctx, nil
 	}
 	return create, destroy
+}
+
+// takeTurn waits (up to 30 minutes) for an exclusive lock on path; closing
+// the file, or the process ending, releases it.
+func takeTurn(ctx context.Context, path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening the e2e lock: %w", err)
+	}
+	said := false
+	for deadline := time.Now().Add(30 * time.Minute); ; {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			f.Close()
+			return nil, fmt.Errorf("taking the e2e lock %s (another make e2e runs?): %w", path, err)
+		}
+		if !said {
+			fmt.Printf("suite: waiting for another e2e run to finish (lock %s)\n", path)
+			said = true
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
 }
 
 // deleteByName deletes a cluster left by a killed run; there is usually
