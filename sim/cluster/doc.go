@@ -13,4 +13,14 @@
 // manager, then scheduler and controller-manager, then kube-apiserver, then
 // etcd). Done reports a part that dies on its own. Nothing outlives the
 // process: see package procs.
+//
+// Connect is the same in-process manager against an existing cluster (a
+// kubeconfig): `sim serve` and `sim run --kubeconfig`. The cluster brings
+// the API server, scheduler, controller manager and nodes (KWOK ones, or
+// real); Connect installs the CRDs it needs without touching others', serves
+// the webhooks over TLS with a certificate it makes and registers their
+// configurations with the URL and CA bundle the API server needs, and Stop
+// deletes them again. Kueue can be left to the cluster (WithoutKueue), and
+// certificates and webhook configurations to manifests (WithServingCertDir),
+// as in config/deploy.
 package cluster
