@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,6 +37,8 @@ type settler struct {
 	direct   client.Reader // reads through to the API server
 	gatherer prometheus.Gatherer
 	index    *busyIndex
+	// informerQuiet: quiet means no informer event (see changeMark).
+	informerQuiet bool
 	// others are the engine's own workers: each names unfinished work.
 	others []func() string
 	// waits counts the settle polls that found the control plane busy, by
@@ -93,7 +96,7 @@ func (s *settler) wait(ctx context.Context) (string, error) {
 	deadline := time.Now().Add(settleTimeout)
 	lastRev, rounds := "", 0
 	for {
-		rev, err := s.revision(ctx)
+		rev, err := s.changeMark(ctx)
 		if err != nil {
 			return "", err
 		}
@@ -125,6 +128,17 @@ func (s *settler) wait(ctx context.Context) (string, error) {
 		case <-time.After(s.poll):
 		}
 	}
+}
+
+// changeMark moves whenever something changes: etcd's revision (strict),
+// or the count of informer events on Workloads, pods, Jobs and apps
+// objects (relaxed: etcd's revision also moves with Kueue's Events, written
+// late by its event broadcaster, which made most settle polls wait).
+func (s *settler) changeMark(ctx context.Context) (string, error) {
+	if s.informerQuiet {
+		return strconv.FormatInt(s.index.changeCount(), 10), nil
+	}
+	return s.revision(ctx)
 }
 
 // revision is etcd's current revision, as the API server reports it for a

@@ -146,7 +146,7 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	r.obs = newObserver(clock, t.Cache, s)
 	r.settle = newSettler(t.Cache, t.Client)
 	if r.pacing == Relaxed {
-		r.settle.poll = relaxedPoll
+		r.settle.poll, r.settle.informerQuiet = relaxedPoll, true
 	}
 	r.evict = newEvictor(t.Client, clock)
 	r.obs.evicted = r.evict.add
