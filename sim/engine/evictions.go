@@ -85,20 +85,15 @@ func (e *evictor) run(ctx context.Context) {
 			if len(keys) == 0 {
 				break
 			}
-			calls := make([]func(context.Context) error, len(keys))
-			for i, k := range keys {
-				calls[i] = func(ctx context.Context) error {
-					err := e.complete(ctx, k)
-					e.mu.Lock()
-					e.working--
-					if err != nil && ctx.Err() == nil {
-						e.err = err
-					}
-					e.mu.Unlock()
-					return nil
+			for _, k := range keys {
+				err := e.complete(ctx, k)
+				e.mu.Lock()
+				e.working--
+				if err != nil && ctx.Err() == nil {
+					e.err = err
 				}
+				e.mu.Unlock()
 			}
-			_ = parallel(ctx, relaxedWorkers, calls) // errors are kept in e.err
 		}
 	}
 }
