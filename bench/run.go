@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+
+	"k8s.io/client-go/kubernetes"
 	"time"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
@@ -90,6 +93,13 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 	after, afterBy, err := APIWritesByResource(ctx, cp.Config)
 	if err != nil {
 		return fig, err
+	}
+	if p := os.Getenv("KUEUESIM_BENCH_METRICS_DUMP"); p != "" {
+		if cs, err := kubernetes.NewForConfig(cp.Config); err == nil {
+			if raw, err := cs.Discovery().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx); err == nil {
+				_ = os.WriteFile(p, raw, 0o644)
+			}
+		}
 	}
 	fig.Writes = after - before
 	fig.WritesByResource = map[string]int64{}

@@ -26,6 +26,9 @@ func (cp *ControlPlane) startAPIServer(o options) error {
 		}
 		crds = append(crds, op)
 	}
+	if o.kueueStorageOnly {
+		crds = storageVersionOnly(crds, kueueGroup)
+	}
 	muts, vals, err := assets.KueueWebhooks()
 	if err != nil {
 		return err

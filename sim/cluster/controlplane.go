@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -49,21 +50,24 @@ type ControlPlane struct {
 	// Binaries are the control-plane binaries in use.
 	Binaries assets.Binaries
 
-	env        *envtest.Environment
-	run        *procs.RunDir
-	admin      *envtest.AuthenticatedUser
-	children   []*procs.Process
-	envPIDs    map[string]int
-	mgrCancel  context.CancelFunc
-	mgrDone    chan struct{} // closed when the manager returns
-	mgrErr     error
-	done       chan error
-	stopOnce   sync.Once
-	stopErr    error
-	stopping   chan struct{}
-	cleanupLog []string
-	external   bool      // made by Connect: no child processes, no envtest
-	ext        *external // what Connect registered, undone by Stop
+	env       *envtest.Environment
+	run       *procs.RunDir
+	admin     *envtest.AuthenticatedUser
+	children  []*procs.Process
+	envPIDs   map[string]int
+	mgrCancel context.CancelFunc
+	mgrDone   chan struct{} // closed when the manager returns
+	mgrErr    error
+	// eventBroadcaster is the manager's in-process event broadcaster
+	// (WithoutAPIEvents), shut down after the manager.
+	eventBroadcaster record.EventBroadcaster
+	done             chan error
+	stopOnce         sync.Once
+	stopErr          error
+	stopping         chan struct{}
+	cleanupLog       []string
+	external         bool      // made by Connect: no child processes, no envtest
+	ext              *external // what Connect registered, undone by Stop
 }
 
 // Start brings up a control plane. ctx bounds the start only; the control
@@ -146,6 +150,9 @@ func (cp *ControlPlane) Stop() error {
 			case <-time.After(30 * time.Second):
 				errs = append(errs, errors.New("stopping the manager: still running after 30s"))
 			}
+		}
+		if cp.eventBroadcaster != nil {
+			cp.eventBroadcaster.Shutdown()
 		}
 		for i := len(cp.children) - 1; i >= 0; i-- {
 			errs = append(errs, cp.children[i].Stop(10*time.Second))

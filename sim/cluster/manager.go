@@ -30,6 +30,11 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options, wh webhook.
 	mopts.Metrics = metricsserver.Options{BindAddress: "0"}
 	mopts.HealthProbeBindAddress = "0"
 	mopts.WebhookServer = webhook.NewServer(wh)
+	if o.noAPIEvents {
+		b := newInProcessBroadcaster()
+		mopts.EventBroadcaster = b //nolint:staticcheck // the events.k8s.io recorder has no such option; Kueue records through this one
+		cp.eventBroadcaster = b
+	}
 	mgr, err := ctrl.NewManager(cp.Config, mopts)
 	if err != nil {
 		return fmt.Errorf("making the manager: %w", err)

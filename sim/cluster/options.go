@@ -27,7 +27,11 @@ type options struct {
 	validating      []*admissionv1.ValidatingWebhookConfiguration
 	clock           clock.Clock
 	noKueueOperator bool
-	ext             externalOptions
+	// kueueStorageOnly and noAPIEvents: see WithOnlyKueueStorageVersion
+	// and WithoutAPIEvents.
+	kueueStorageOnly bool
+	noAPIEvents      bool
+	ext              externalOptions
 }
 
 // Option configures Start.
@@ -82,3 +86,18 @@ func WithWebhooks(m []*admissionv1.MutatingWebhookConfiguration, v []*admissionv
 // WithClock is the clock whose time the fake kubelet writes into pod status
 // and Kueue's scheduler into admissions and preemptions.
 func WithClock(c clock.Clock) Option { return func(o *options) { o.clock = c } }
+
+// WithOnlyKueueStorageVersion serves Kueue's CRDs in their storage version
+// (v1beta2) only. kube-apiserver keeps a watch cache per served version of a
+// CRD and decodes every write into each of them, so serving the deprecated
+// v1beta1 as well costs one call to the conversion webhook per write to a
+// Workload, LocalQueue or ClusterQueue, whoever reads it. For runs, whose
+// clients all use v1beta2; `sim up` keeps v1beta1 for users' manifests.
+func WithOnlyKueueStorageVersion() Option { return func(o *options) { o.kueueStorageOnly = true } }
+
+// WithoutAPIEvents keeps the Events that Kueue and kueue-sim's controllers
+// record in process (logged at verbosity 1) instead of writing them to the
+// API server: they are a third of a run's writes and nothing a run reports
+// reads them (the engine reads Workload conditions). For runs; `sim up`
+// keeps them for kubectl describe.
+func WithoutAPIEvents() Option { return func(o *options) { o.noAPIEvents = true } }

@@ -50,6 +50,10 @@ func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Optio
 		cluster.WithNodePools(s.Cluster.NodePools...),
 		cluster.WithKueueConfig("scenario "+s.Name+" (cluster.kueue)", cfg),
 		cluster.WithClock(clock),
+		// A run reads Workload conditions, never Events or v1beta1 objects:
+		// both only load kube-apiserver (see the options).
+		cluster.WithoutAPIEvents(),
+		cluster.WithOnlyKueueStorageVersion(),
 	}
 	return append(opts, platform.Options(platform.Settings{
 		OperatorInstalled: *s.Cluster.OpenShiftAI.OperatorInstalled, Clock: clock,

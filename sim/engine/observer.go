@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -30,6 +31,10 @@ type observer struct {
 	clock   *VirtualClock
 	cache   client.Reader
 	flavors map[string]map[string]string // flavor → node labels
+
+	// decisions counts the events other than Pending and Arrived: Kueue's
+	// progress, for the settler (see kueueTrying).
+	decisions atomic.Int64
 
 	mu        sync.Mutex
 	buf       []record.Event
@@ -169,6 +174,9 @@ func (o *observer) emit(st *wlState, e record.Event) {
 	e.Wall = &now
 	e.Workload, e.Stream, e.Team, e.Kind = st.key, st.arrival.Stream.Name, st.arrival.Team.Name, string(st.arrival.Stream.Kind)
 	o.buf = append(o.buf, e)
+	if e.Type != record.TypePending && e.Type != record.TypeArrived {
+		o.decisions.Add(1)
+	}
 }
 
 func (o *observer) onWorkload(oldObj, obj any) {

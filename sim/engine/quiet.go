@@ -26,6 +26,19 @@ const (
 	settleTimeout = 2 * time.Minute
 )
 
+// kueueTrying starts the busy reason of Kueue's pending-active gauge.
+// Kueue may keep workloads active while it cannot make progress (it
+// requeues a preemptor at once while its targets are still being evicted,
+// and a workload that lost its nomination to another); when that reason
+// alone holds for tryGrace with no change in the cluster, the control plane
+// is quiet.
+const (
+	kueueTrying     = "Kueue has"
+	etcdChanging    = "etcd keeps changing"
+	strictTryGrace  = 5 * time.Second
+	relaxedTryGrace = time.Second
+)
+
 // relaxedPoll is the settle poll of relaxed pacing: the control plane is
 // quiet after settleRounds polls with no write (30 ms instead of 60 ms).
 const relaxedPoll = 10 * time.Millisecond
@@ -33,12 +46,17 @@ const relaxedPoll = 10 * time.Millisecond
 // settler tells whether the control plane has finished reacting.
 type settler struct {
 	poll     time.Duration
+	timeout  time.Duration // give up after this long (settleTimeout)
 	cache    cache.Cache   // the manager's informer cache
 	direct   client.Reader // reads through to the API server
 	gatherer prometheus.Gatherer
 	index    *busyIndex
 	// informerQuiet: quiet means no informer event (see changeMark).
 	informerQuiet bool
+	// tryGrace and progress (the count of decisions observed): see
+	// kueueTrying.
+	tryGrace time.Duration
+	progress func() int64
 	// others are the engine's own workers: each names unfinished work.
 	others []func() string
 	// waits counts the settle polls that found the control plane busy, by
@@ -66,13 +84,18 @@ func reasonKind(busy string) string {
 			return busy[:strings.IndexByte(busy, '{')] + "{" + name + "}"
 		}
 		return busy
-	case strings.HasPrefix(busy, "Kueue has"):
+	case strings.HasPrefix(busy, kueueTrying):
 		return "Kueue has workloads to try"
 	case strings.HasPrefix(busy, "pod "), strings.HasPrefix(busy, "job "), strings.HasPrefix(busy, "statefulset "),
 		strings.HasPrefix(busy, "replicaset "), strings.HasPrefix(busy, "deployment "):
 		f := strings.Fields(busy)
 		if len(f) > 2 {
 			return f[0] + " " + strings.Join(f[2:], " ")
+		}
+	}
+	if f := strings.Fields(busy); len(f) > 1 && strings.HasSuffix(busy, "still hold quota") {
+		if _, err := strconv.Atoi(f[0]); err == nil {
+			return strings.Join(f[1:], " ")
 		}
 	}
 	if i := strings.IndexByte(busy, ':'); i > 0 {
@@ -82,7 +105,7 @@ func reasonKind(busy string) string {
 }
 
 func newSettler(c cache.Cache, direct client.Reader) *settler {
-	return &settler{poll: settlePoll, cache: c, direct: direct, gatherer: ctrlmetrics.Registry, index: newBusyIndex(), waits: map[string]int{}}
+	return &settler{poll: settlePoll, timeout: settleTimeout, tryGrace: strictTryGrace, cache: c, direct: direct, gatherer: ctrlmetrics.Registry, index: newBusyIndex(), waits: map[string]int{}}
 }
 
 // watch starts the busy index; wait needs it.
@@ -93,18 +116,39 @@ func (s *settler) watch(ctx context.Context) error { return s.index.watch(ctx, s
 // changes, the control plane is not quiet and the costlier checks (Kueue's
 // metrics) are skipped.
 func (s *settler) wait(ctx context.Context) (string, error) {
-	deadline := time.Now().Add(settleTimeout)
+	deadline := time.Now().Add(s.timeout)
 	lastRev, rounds := "", 0
+	var trying time.Time // since when Kueue has had workloads to try and made no decision
+	var decided int64
 	for {
 		rev, err := s.changeMark(ctx)
 		if err != nil {
 			return "", err
 		}
-		busy := "etcd keeps changing"
+		busy := etcdChanging
 		if rev == lastRev {
 			if busy, err = s.busy(ctx); err != nil {
 				return "", err
 			}
+		}
+		switch {
+		case !strings.HasPrefix(busy, kueueTrying) && busy != etcdChanging:
+			trying = time.Time{}
+		case s.progress == nil:
+		case trying.IsZero() || s.progress() != decided:
+			if strings.HasPrefix(busy, kueueTrying) {
+				trying, decided = time.Now(), s.progress()
+			} else {
+				trying = time.Time{}
+			}
+		case time.Since(trying) >= s.tryGrace:
+			// Kueue keeps popping and requeuing workloads it cannot admit
+			// (a preemptor whose targets are still being evicted, a
+			// workload that lost its nomination to another), and may flip
+			// their Pending messages, until something changes: nothing will
+			// before simulated time moves on.
+			s.waits["Kueue retried without progress, moved on"]++
+			busy = ""
 		}
 		if busy == "" {
 			rounds++
@@ -182,7 +226,7 @@ func (s *settler) inProcess() (string, error) {
 		case "kueue_pending_workloads":
 			for _, m := range mf.GetMetric() {
 				if label(m, "status") == "active" && m.GetGauge().GetValue() > 0 {
-					return fmt.Sprintf("Kueue has %g workloads to try in ClusterQueue %s", m.GetGauge().GetValue(), label(m, "cluster_queue")), nil
+					return fmt.Sprintf(kueueTrying+" %g workloads to try in ClusterQueue %s", m.GetGauge().GetValue(), label(m, "cluster_queue")), nil
 				}
 			}
 		}

@@ -10,7 +10,7 @@ func TestReasonKind(t *testing.T) {
 		"Kueue has 4 workloads to try in ClusterQueue a":                   "Kueue has workloads to try",
 		"pod ns/p-1 waits for kube-scheduler":                              "pod waits for kube-scheduler",
 		"job ns/j: kube-controller-manager has not created its pods":       "job kube-controller-manager has not created its pods",
-		"3 evicted raw Workloads still hold quota":                         "3 evicted raw Workloads still hold quota",
+		"3 evicted raw Workloads still hold quota":                         "evicted raw Workloads still hold quota",
 		"completing evictions: completing the eviction of Workload a/b: x": "completing evictions",
 	} {
 		if got := reasonKind(in); got != want {

@@ -146,8 +146,9 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	r.obs = newObserver(clock, t.Cache, s)
 	r.settle = newSettler(t.Cache, t.Client)
 	if r.pacing == Relaxed {
-		r.settle.poll, r.settle.informerQuiet = relaxedPoll, true
+		r.settle.poll, r.settle.informerQuiet, r.settle.tryGrace = relaxedPoll, true, relaxedTryGrace
 	}
+	r.settle.progress = r.obs.decisions.Load
 	r.evict = newEvictor(t.Client, clock)
 	r.obs.evicted = r.evict.add
 	r.settle.others = append(r.settle.others, r.evict.busy)
