@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+	kueuemetrics "sigs.k8s.io/kueue/pkg/metrics"
 )
 
 // Settle timing: the control plane is quiet when every check passes on
@@ -64,6 +65,16 @@ type settler struct {
 	waits map[string]int
 }
 
+// settleGatherer reads the work queues of every in-process controller
+// (controller-runtime's registry) and Kueue's pending-workloads gauge alone:
+// kueuesetup keeps Kueue's other metrics, per-ClusterQueue histograms
+// among them, out of what every settle poll gathers.
+func settleGatherer() prometheus.Gatherer {
+	pending := prometheus.NewRegistry()
+	pending.MustRegister(kueuemetrics.PendingWorkloads)
+	return prometheus.Gatherers{ctrlmetrics.Registry, pending}
+}
+
 // reasonKind is a busy reason without the object it names: "pod waits for
 // kube-scheduler", "workqueue_depth{controller=workload}", ...
 func reasonKind(busy string) string {
@@ -105,7 +116,7 @@ func reasonKind(busy string) string {
 }
 
 func newSettler(c cache.Cache, direct client.Reader) *settler {
-	return &settler{poll: settlePoll, timeout: settleTimeout, tryGrace: strictTryGrace, cache: c, direct: direct, gatherer: ctrlmetrics.Registry, index: newBusyIndex(), waits: map[string]int{}}
+	return &settler{poll: settlePoll, timeout: settleTimeout, tryGrace: strictTryGrace, cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}
 }
 
 // watch starts the busy index; wait needs it.
