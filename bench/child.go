@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"runtime/pprof"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
@@ -44,6 +46,11 @@ func Spawn(ctx context.Context, spec Spec) (Figures, error) {
 		return Figures{}, fmt.Errorf("finding the benchmark binary: %w", err)
 	}
 	cmd := exec.CommandContext(ctx, exe, "-test.run=^$")
+	// The child stops its control plane on SIGTERM: when ctx ends, and
+	// when this process dies (a benchmark run interrupted or timed out).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = time.Minute
 	cmd.Env = append(os.Environ(), envChild+"="+spec.Scenario, envWorkloads+"="+strconv.Itoa(spec.Workloads),
 		envPacing+"="+string(spec.Pacing), envEvents+"="+spec.Events, envCPU+"="+spec.CPUProfile)
 	var out, errOut bytes.Buffer
@@ -131,7 +138,9 @@ func child(path string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	fig, err := Run(context.Background(), s, o)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fig, err := Run(ctx, s, o)
 	if err != nil {
 		return err
 	}

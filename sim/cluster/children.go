@@ -21,6 +21,15 @@ import (
 // workloads need; node lifecycle, service accounts and the rest stay off.
 const controllers = "job,replicaset,deployment,statefulset,garbagecollector,namespace"
 
+// clientRateLimit lifts kube-scheduler's and kube-controller-manager's
+// client-side rate limits (defaults 50 QPS / burst 100 and 20 QPS / burst
+// 30) to what kueue-sim's own clients use. With the defaults, the Job
+// controller's pod creates, Job status updates and Events queue behind 20
+// requests a second: an instant of 90 Jobs waited ~13 s for its pods. The
+// limits change how fast the control plane settles, never what it decides
+// (each step waits until it is quiet).
+var clientRateLimit = []string{"--kube-api-qps=500", "--kube-api-burst=1000"}
+
 // startChildren starts kube-scheduler and kube-controller-manager, each with
 // its own system:masters user, and waits until both answer /healthz.
 func (cp *ControlPlane) startChildren(ctx context.Context) error {
@@ -30,19 +39,19 @@ func (cp *ControlPlane) startChildren(ctx context.Context) error {
 	}
 	for _, c := range []child{
 		{assets.Scheduler, func(kc string, port int) []string {
-			return []string{
+			return append([]string{
 				"--kubeconfig=" + kc, "--leader-elect=false",
 				"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port),
-			}
+			}, clientRateLimit...)
 		}},
 		{assets.ControllerManager, func(kc string, port int) []string {
-			return []string{
+			return append([]string{
 				"--kubeconfig=" + kc, "--leader-elect=false",
 				"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port),
 				"--controllers=" + controllers, "--use-service-account-credentials=false",
 				// Quick reactions: the simulator waits on these controllers.
 				"--concurrent-job-syncs=10", "--concurrent-gc-syncs=10",
-			}
+			}, clientRateLimit...)
 		}},
 	} {
 		kc, err := cp.userKubeconfig(c.name)
