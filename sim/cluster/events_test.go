@@ -5,10 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr/funcr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
 )
 
 // countingSink counts what would have been written to the API server.
@@ -58,6 +60,42 @@ func TestInProcessBroadcasterDeliversEventsButWritesNone(t *testing.T) {
 			}
 			if got := sink.count() > 0; got != tc.wantWrites {
 				t.Errorf("events written to the API: %d, want writes %v", sink.count(), tc.wantWrites)
+			}
+		})
+	}
+}
+
+// The manager stops its own recorder provider in a goroutine that can start
+// a watcher after the control plane shut the broadcaster down: that must
+// not print client-go's "Unable start event watcher" error at the end of
+// every run.
+func TestInProcessBroadcasterStartsNoWatcherAfterShutdown(t *testing.T) {
+	var mu sync.Mutex
+	var errs []string
+	klog.SetLogger(funcr.New(func(prefix, args string) {
+		mu.Lock()
+		errs = append(errs, prefix+" "+args)
+		mu.Unlock()
+	}, funcr.Options{Verbosity: 0}))
+	defer klog.ClearLogger()
+	for name, tc := range map[string]struct {
+		b       record.EventBroadcaster
+		wantErr bool
+	}{
+		"client-go's broadcaster logs an error": {b: record.NewBroadcaster(), wantErr: true},
+		"the in-process one stays quiet":        {b: newInProcessBroadcaster()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			mu.Lock()
+			errs = nil
+			mu.Unlock()
+			tc.b.Shutdown()
+			w := tc.b.StartEventWatcher(func(*corev1.Event) {})
+			w.Stop()
+			mu.Lock()
+			defer mu.Unlock()
+			if got := len(errs) > 0; got != tc.wantErr {
+				t.Errorf("logged %q, want an error logged: %v", errs, tc.wantErr)
 			}
 		})
 	}
