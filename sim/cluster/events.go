@@ -56,3 +56,15 @@ func (b *inProcessBroadcaster) Shutdown() {
 		b.EventBroadcaster.Shutdown()
 	}
 }
+
+// WatchInProcessEvents calls handler with every Event that Kueue and
+// kueue-sim's controllers record while they are kept in process
+// (WithoutAPIEvents), until the watch is stopped or the control plane
+// stops. ok is false when Events go to the API server instead: read them
+// there.
+func (cp *ControlPlane) WatchInProcessEvents(handler func(*corev1.Event)) (w watch.Interface, ok bool) {
+	if cp.eventBroadcaster == nil {
+		return watch.NewEmptyWatch(), false
+	}
+	return cp.eventBroadcaster.StartEventWatcher(handler), true
+}
