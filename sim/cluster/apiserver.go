@@ -76,6 +76,9 @@ func (cp *ControlPlane) startAPIServer(o options) error {
 	// taint this plugin puts on new nodes; nodes made Ready by hand must be
 	// schedulable.
 	env.ControlPlane.APIServer.Configure().Append("disable-admission-plugins", "TaintNodesByCondition")
+	for _, r := range o.noWatchCache {
+		env.ControlPlane.APIServer.Configure().Append("watch-cache-sizes", r+"#0")
+	}
 	cp.env = env
 
 	if _, err := env.Start(); err != nil {

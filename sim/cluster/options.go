@@ -31,7 +31,9 @@ type options struct {
 	// and WithoutAPIEvents.
 	kueueStorageOnly bool
 	noAPIEvents      bool
-	ext              externalOptions
+	// noWatchCache: see WithoutWatchCache.
+	noWatchCache []string
+	ext          externalOptions
 }
 
 // Option configures Start.
@@ -101,3 +103,13 @@ func WithOnlyKueueStorageVersion() Option { return func(o *options) { o.kueueSto
 // reads them (the engine reads Workload conditions). For runs; `sim up`
 // keeps them for kubectl describe.
 func WithoutAPIEvents() Option { return func(o *options) { o.noAPIEvents = true } }
+
+// WithoutWatchCache turns kube-apiserver's watch cache off for these
+// resources ("workloads.kueue.x-k8s.io"): their lists and watches are
+// served from etcd. The watch cache keeps at least 75 s of every write's
+// object and its previous version, decoded; a replay writes Workloads
+// hundreds of times a wall second, and that history was most of
+// kube-apiserver's heap (see bench/README.md).
+func WithoutWatchCache(resources ...string) Option {
+	return func(o *options) { o.noWatchCache = append(o.noWatchCache, resources...) }
+}

@@ -1,0 +1,163 @@
+package bench
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/cluster"
+	"github.com/kueue-sim/kueue-sim/sim/engine"
+	"github.com/kueue-sim/kueue-sim/sim/procs"
+)
+
+// A replay's cluster, started with the options `sim run` and the
+// benchmarks use, spares kube-apiserver what nothing in a run reads.
+func TestReplayCluster(t *testing.T) {
+	t.Setenv(procs.EnvRunRoot, t.TempDir())
+	s, err := scenarios.LoadFile("../scenarios/multi-team-fair-sharing.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	clock := &engine.VirtualClock{}
+	copts, err := engine.ClusterOptions(s, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := cluster.Start(ctx, append(copts, cluster.WithRunRoot(procs.DefaultRunRoot()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := cp.Stop(); err != nil {
+			t.Errorf("stopping the control plane: %v", err)
+		}
+	}()
+
+	var mu sync.Mutex
+	inProcess := map[string]int{} // component -> Events
+	reasons := map[string]int{}
+	w, ok := cp.WatchInProcessEvents(func(e *corev1.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		inProcess[e.Source.Component]++
+		reasons[e.Reason]++
+	})
+	if !ok {
+		t.Fatal("a replay's control plane writes Events to the API server")
+	}
+	defer w.Stop()
+
+	res, err := engine.New(s, engine.EmbeddedTarget(cp), clock, engine.WithPacing(engine.Relaxed)).Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed() {
+		t.Fatalf("the scenario's expectations failed: %+v", res)
+	}
+
+	// Kueue and kueue-sim's controllers still record their Events
+	// (admissions, preemptions, the job integration's Started), in
+	// process; kube-apiserver stores none of them. kube-scheduler's and
+	// kube-controller-manager's still reach it (separate processes), which
+	// shows the listing reads what is there.
+	t.Run("in-process Events stay out of the API", func(t *testing.T) {
+		var core corev1.EventList
+		if err := cp.Client.List(ctx, &core); err != nil {
+			t.Fatal(err)
+		}
+		var ev eventsv1.EventList
+		if err := cp.Client.List(ctx, &ev); err != nil {
+			t.Fatal(err)
+		}
+		inAPI := map[string]int{} // reporting component -> Events
+		count := func(names ...string) {
+			seen := map[string]bool{}
+			for _, n := range names {
+				if n != "" && !seen[n] {
+					seen[n] = true
+					inAPI[n]++
+				}
+			}
+		}
+		for _, e := range core.Items {
+			count(e.Source.Component, e.ReportingController)
+		}
+		for _, e := range ev.Items {
+			count(e.ReportingController, e.DeprecatedSource.Component)
+		}
+
+		mu.Lock()
+		defer mu.Unlock()
+		// Kueue admitted and preempted in this scenario: it must have recorded
+		// those Events (else the assertion below proves nothing).
+		for _, r := range []string{"QuotaReserved", "Admitted", "Preempted"} {
+			if reasons[r] == 0 {
+				t.Errorf("no %s Event recorded in process; reasons seen: %v", r, reasons)
+			}
+		}
+		for c := range inProcess {
+			if n := inAPI[c]; n > 0 {
+				t.Errorf("kube-apiserver holds %d Events from %q, which records in process", n, c)
+			}
+		}
+		if len(inAPI) == 0 {
+			t.Errorf("kube-apiserver holds no Events at all: kube-scheduler's and kube-controller-manager's should be there")
+		}
+		t.Logf("in process: %v; in the API: %v", sortedKeys(inProcess), inAPI)
+	})
+
+	// Workloads are written hundreds of times a second in a replay; their
+	// watch cache would keep 75 s of that history.
+	t.Run("no watch cache for Workloads", func(t *testing.T) {
+		cs, err := kubernetes.NewForConfig(cp.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := cs.Discovery().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		received := watchCacheEvents(raw)
+		if n := received["kueue.x-k8s.io/workloads"]; n > 0 {
+			t.Errorf("kube-apiserver's watch cache received %v Workload events, want no watch cache for Workloads", n)
+		}
+		if received["kueue.x-k8s.io/clusterqueues"] == 0 {
+			t.Errorf("no watch-cache events for ClusterQueues either: is the metric still apiserver_watch_cache_events_received_total? read: %v", received)
+		}
+	})
+}
+
+// watchCacheEvents reads apiserver_watch_cache_events_received_total per
+// group/resource from kube-apiserver's metrics.
+func watchCacheEvents(metrics []byte) map[string]float64 {
+	out := map[string]float64{}
+	re := regexp.MustCompile(`^apiserver_watch_cache_events_received_total\{group="([^"]*)",resource="([^"]*)"\} (\S+)$`)
+	for _, line := range strings.Split(string(metrics), "\n") {
+		if m := re.FindStringSubmatch(line); m != nil {
+			v, _ := strconv.ParseFloat(m[3], 64)
+			out[m[1]+"/"+m[2]] += v
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
