@@ -26,6 +26,8 @@ const (
 	envPacing    = "KUEUESIM_BENCH_PACING"    // strict or relaxed (default)
 	envEvents    = "KUEUESIM_BENCH_EVENTS"    // write the event log here
 	envCPU       = "KUEUESIM_BENCH_CPUPROFILE"
+	// envNoWatchCache: see Options.NoWorkloadWatchCache (inherited by the child).
+	envNoWatchCache = "KUEUESIM_BENCH_NO_WATCH_CACHE"
 )
 
 // Spec is one measured run.
@@ -115,7 +117,7 @@ func child(path string) error {
 		}
 		Scale(s, float64(n)/float64(total))
 	}
-	o := Options{Pacing: engine.Relaxed}
+	o := Options{Pacing: engine.Relaxed, NoWorkloadWatchCache: os.Getenv(envNoWatchCache) == "1"}
 	if os.Getenv(envPacing) == string(engine.Strict) {
 		o.Pacing = engine.Strict
 	}

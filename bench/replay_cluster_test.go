@@ -35,6 +35,8 @@ func TestReplayCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The benchmarks' memory option (KUEUESIM_BENCH_NO_WATCH_CACHE=1) too.
+	copts = append(copts, cluster.WithoutWatchCache(WorkloadsResource))
 	cp, err := cluster.Start(ctx, append(copts, cluster.WithRunRoot(procs.DefaultRunRoot()))...)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +122,7 @@ func TestReplayCluster(t *testing.T) {
 
 	// Workloads are written hundreds of times a second in a replay; their
 	// watch cache would keep 75 s of that history.
-	t.Run("no watch cache for Workloads", func(t *testing.T) {
+	t.Run("WithoutWatchCache keeps no watch cache for Workloads", func(t *testing.T) {
 		cs, err := kubernetes.NewForConfig(cp.Config)
 		if err != nil {
 			t.Fatal(err)

@@ -54,10 +54,6 @@ func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Optio
 		// both only load kube-apiserver (see the options).
 		cluster.WithoutAPIEvents(),
 		cluster.WithOnlyKueueStorageVersion(),
-		// Workloads are written hundreds of times a wall second; the
-		// watch cache's 75 s of their history was most of kube-apiserver's
-		// memory (see the option).
-		cluster.WithoutWatchCache("workloads.kueue.x-k8s.io"),
 	}
 	return append(opts, platform.Options(platform.Settings{
 		OperatorInstalled: *s.Cluster.OpenShiftAI.OperatorInstalled, Clock: clock,
