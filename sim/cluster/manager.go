@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"time"
 
+	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/kueue-sim/kueue-sim/sim/kubelet"
 	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
@@ -27,6 +31,9 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options, wh webhook.
 		return err
 	}
 	mopts.Scheme = cp.Scheme
+	if o.workloadTransform != nil {
+		setWorkloadTransform(&mopts.Cache, o.workloadTransform)
+	}
 	mopts.Metrics = metricsserver.Options{BindAddress: "0"}
 	mopts.HealthProbeBindAddress = "0"
 	mopts.WebhookServer = webhook.NewServer(wh)
@@ -87,4 +94,33 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options, wh webhook.
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// setWorkloadTransform makes f the informer transform for Workloads, after
+// the cache's default transform.
+func setWorkloadTransform(c *cache.Options, f toolscache.TransformFunc) {
+	if c.ByObject == nil {
+		c.ByObject = map[client.Object]cache.ByObject{}
+	}
+	obj := &kueue.Workload{}
+	for k := range c.ByObject {
+		if _, ok := k.(*kueue.Workload); ok {
+			obj = k.(*kueue.Workload)
+		}
+	}
+	by := c.ByObject[obj]
+	first := by.Transform
+	if first == nil {
+		first = c.DefaultTransform
+	}
+	by.Transform = func(in any) (any, error) {
+		if first != nil {
+			var err error
+			if in, err = first(in); err != nil {
+				return nil, err
+			}
+		}
+		return f(in)
+	}
+	c.ByObject[obj] = by
 }

@@ -3,6 +3,7 @@ package cluster
 import (
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -33,7 +34,9 @@ type options struct {
 	noAPIEvents      bool
 	// noWatchCache: see WithoutWatchCache.
 	noWatchCache []string
-	ext          externalOptions
+	// workloadTransform: see WithWorkloadTransform.
+	workloadTransform toolscache.TransformFunc
+	ext               externalOptions
 }
 
 // Option configures Start.
@@ -112,4 +115,12 @@ func WithoutAPIEvents() Option { return func(o *options) { o.noAPIEvents = true 
 // kube-apiserver's heap (see bench/README.md).
 func WithoutWatchCache(resources ...string) Option {
 	return func(o *options) { o.noWatchCache = append(o.noWatchCache, resources...) }
+}
+
+// WithWorkloadTransform rewrites every Kueue Workload before the manager's
+// informer cache stores it and hands it to Kueue and the other in-process
+// controllers (after Kueue's own transform, which drops managed fields).
+// The engine uses it to show Kueue simulated creation times.
+func WithWorkloadTransform(f toolscache.TransformFunc) Option {
+	return func(o *options) { o.workloadTransform = f }
 }

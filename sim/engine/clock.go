@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 )
 
@@ -22,7 +23,21 @@ type VirtualClock struct {
 	clock.RealClock // timers, tickers and sleeps
 	mu              sync.RWMutex
 	now             time.Duration
+
+	orderOnce sync.Once
+	queue     *QueueOrder
 }
+
+// order is the clock's QueueOrder: the simulated creation times Kueue sees.
+func (c *VirtualClock) order() *QueueOrder {
+	c.orderOnce.Do(func() { c.queue = NewQueueOrder(c) })
+	return c.queue
+}
+
+// WorkloadTransform is the informer transform that shows Kueue each
+// Workload as created at its arrival on c (see QueueOrder); every control
+// plane a run drives needs it (cluster.WithWorkloadTransform).
+func WorkloadTransform(c *VirtualClock) toolscache.TransformFunc { return c.order().Transform }
 
 var _ clock.Clock = (*VirtualClock)(nil)
 

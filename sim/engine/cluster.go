@@ -50,6 +50,7 @@ func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Optio
 		cluster.WithNodePools(s.Cluster.NodePools...),
 		cluster.WithKueueConfig("scenario "+s.Name+" (cluster.kueue)", cfg),
 		cluster.WithClock(clock),
+		cluster.WithWorkloadTransform(WorkloadTransform(clock)),
 		// A run reads Workload conditions, never Events or v1beta1 objects:
 		// both only load kube-apiserver (see the options).
 		cluster.WithoutAPIEvents(),
@@ -65,6 +66,7 @@ func EmbeddedTarget(cp *cluster.ControlPlane) Target {
 	return Target{
 		Client: cp.Client,
 		Cache:  cp.Manager.GetCache(),
+		Gate:   cp.Kueue.Gate,
 		FinishPod: func(ctx context.Context, key client.ObjectKey, phase corev1.PodPhase) error {
 			return cp.Kubelet.Finish(ctx, key, phase)
 		},

@@ -6,64 +6,92 @@ import (
 	"sync"
 )
 
-// relaxedWorkers bounds the API calls relaxed pacing makes at once: enough
-// to keep kube-apiserver busy (it sustains far more concurrent writes than
+// workers bounds the API calls the engine makes at once: enough to keep
+// kube-apiserver busy (it sustains far more concurrent writes than
 // sequential ones), few enough not to starve the controllers.
-const relaxedWorkers = 16
+const workers = 16
 
-// applyAll applies the actions of one instant with relaxed pacing: the
-// bookkeeping in step order, the API calls concurrently. Which of two
-// simultaneous actions the control plane sees first is then a race, as
-// relaxed pacing allows.
-func (r *Runner) applyAll(ctx context.Context, items []*item) error {
-	calls := r.takePrunes()
-	for _, it := range items {
-		if it.act == actArrive {
-			submit, err := r.prepareArrival(ctx, it.arrival)
-			if err != nil {
-				return err
-			}
-			calls = append(calls, submit)
-			continue
-		}
-		it := it
-		calls = append(calls, func(ctx context.Context) error { return r.apply(ctx, it) })
-	}
-	return parallel(ctx, relaxedWorkers, calls)
+// call is one API call of an instant. do talks to the API server and may
+// run concurrently with the instant's other calls; it must not touch the
+// engine's state. after runs on the engine's loop once every call of the
+// instant has returned, in the order of the calls, with do's error: it
+// records the outcome and returns the error that stops the run, if any.
+type call struct {
+	do    func(context.Context) error
+	after func(error) error
 }
 
-// parallel runs calls with at most n at a time and joins their errors; the
-// first error cancels the calls not yet started.
-func parallel(ctx context.Context, n int, calls []func(context.Context) error) error {
+// applyAll applies the actions of one instant: bookkeeping in step order on
+// the loop, the API calls concurrently, their outcomes in step order again.
+// Which call reaches the API server first does not matter: Kueue's
+// scheduler is held while they run and orders arrivals by QueueOrder's
+// times. It returns the states of the instant's arrivals.
+func (r *Runner) applyAll(ctx context.Context, items []*item) ([]*wlState, error) {
+	calls := r.takePrunes()
+	var arrived []*wlState
+	for _, it := range items {
+		switch it.act {
+		case actArrive:
+			st, c, err := r.prepareArrival(it.arrival, it.position)
+			if err != nil {
+				return nil, err
+			}
+			arrived = append(arrived, st)
+			calls = append(calls, c)
+		case actFinish:
+			if it.st.generation != it.generation || it.st.finished || it.st.deleted {
+				continue // preempted or gone since: this run's end is void
+			}
+			calls = append(calls, r.finish(it.st))
+		case actDelete:
+			if c, ok := r.remove(it.st); ok {
+				calls = append(calls, c)
+			}
+		}
+	}
+	errs := parallel(ctx, workers, calls)
+	var stop []error
+	for i, c := range calls {
+		err := errs[i]
+		if c.after != nil {
+			err = c.after(err)
+		}
+		if err != nil {
+			stop = append(stop, err)
+		}
+	}
+	return arrived, errors.Join(stop...)
+}
+
+// parallel runs the calls' do with at most n at a time and returns their
+// errors by index; the first error cancels the calls not yet started
+// (their error is the context's).
+func parallel(ctx context.Context, n int, calls []call) []error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	work := make(chan func(context.Context) error)
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		errs []error
-	)
+	errs := make([]error, len(calls))
+	work := make(chan int)
+	var wg sync.WaitGroup
 	for i := 0; i < min(n, len(calls)); i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for call := range work {
-				if err := call(ctx); err != nil {
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
+			for j := range work {
+				if err := calls[j].do(ctx); err != nil {
+					errs[j] = err
 					cancel()
 				}
 			}
 		}()
 	}
-	for _, c := range calls {
+	for j := range calls {
 		if ctx.Err() != nil {
-			break
+			errs[j] = ctx.Err()
+			continue
 		}
-		work <- c
+		work <- j
 	}
 	close(work)
 	wg.Wait()
-	return errors.Join(errs...)
+	return errs
 }

@@ -10,9 +10,9 @@ import (
 
 func TestParallel(t *testing.T) {
 	var running, peak, done atomic.Int32
-	calls := make([]func(context.Context) error, 50)
+	calls := make([]call, 50)
 	for i := range calls {
-		calls[i] = func(context.Context) error {
+		calls[i] = call{do: func(context.Context) error {
 			n := running.Add(1)
 			for {
 				p := peak.Load()
@@ -24,20 +24,20 @@ func TestParallel(t *testing.T) {
 			running.Add(-1)
 			done.Add(1)
 			return nil
-		}
+		}}
 	}
-	if err := parallel(context.Background(), 4, calls); err != nil {
+	if err := errors.Join(parallel(context.Background(), 4, calls)...); err != nil {
 		t.Fatal(err)
 	}
 	if done.Load() != 50 || peak.Load() > 4 {
 		t.Errorf("ran %d calls, at most %d at once; want 50, at most 4", done.Load(), peak.Load())
 	}
 	boom := errors.New("boom")
-	err := parallel(context.Background(), 2, []func(context.Context) error{
-		func(context.Context) error { return boom },
-		func(ctx context.Context) error { return nil },
+	errs := parallel(context.Background(), 2, []call{
+		{do: func(context.Context) error { return boom }},
+		{do: func(ctx context.Context) error { return nil }},
 	})
-	if !errors.Is(err, boom) {
-		t.Errorf("error = %v, want boom", err)
+	if !errors.Is(errs[0], boom) {
+		t.Errorf("errors = %v, want boom first", errs)
 	}
 }

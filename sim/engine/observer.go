@@ -4,39 +4,35 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
-	"sigs.k8s.io/kueue/pkg/constants"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
 // observer turns what Kueue and kube-scheduler do to the scenario's
-// workloads into events stamped with simulated time. Informer handlers feed
-// it; the engine drains it once a step has settled.
+// workloads into events stamped with simulated time. Informer handlers only
+// queue what they saw (inbox); the engine's loop drains the inbox (drain)
+// and owns every wlState, the event buffer and the dirty set: nothing here
+// is shared with another goroutine.
 type observer struct {
 	clock   *VirtualClock
 	cache   client.Reader
 	flavors map[string]map[string]string // flavor → node labels
+	inbox   inbox
 
 	// decisions counts the events other than Pending and Arrived: Kueue's
 	// progress, for the settler (see kueueTrying).
-	decisions atomic.Int64
+	decisions int64
 
-	mu        sync.Mutex
 	buf       []record.Event
 	workloads map[string]*wlState // namespace/name of the submitted object
 	// dirty are the workloads whose state changed since the engine last
@@ -52,17 +48,17 @@ type wlState struct {
 	arrival      Arrival
 	key          string
 	clusterQueue string
-	domain       string
 	refused      bool
 	admitted     bool
 	finished     bool
 	deleted      bool
-	wlCreated    time.Time // wall time Kueue's Workload was created
-	admission    *kueue.Admission
-	runningPods  map[string]bool
-	running      bool
-	generation   int
-	lastPending  string
+	// workload is the name of Kueue's Workload for it, once seen.
+	workload    string
+	admission   *kueue.Admission
+	runningPods map[string]bool
+	running     bool
+	generation  int
+	lastPending string
 	// pending is whether the engine counted it as pending.
 	pending bool
 	// pruned: its object was deleted after it finished (see prune.go).
@@ -77,47 +73,63 @@ func newObserver(clock *VirtualClock, c client.Reader, s *scenarios.Scenario) *o
 	return o
 }
 
-// watch registers the informer handlers.
+// watch registers the informer handlers: each queues what it saw.
 func (o *observer) watch(ctx context.Context, c cache.Cache) error {
-	wi, err := c.GetInformer(ctx, &kueue.Workload{})
-	if err != nil {
-		return fmt.Errorf("watching Workloads: %w", err)
-	}
-	if _, err := wi.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { o.onWorkload(nil, obj) },
-		UpdateFunc: func(old, obj any) { o.onWorkload(old, obj) },
-	}); err != nil {
-		return fmt.Errorf("watching Workloads: %w", err)
-	}
-	pi, err := c.GetInformer(ctx, &corev1.Pod{})
-	if err != nil {
-		return fmt.Errorf("watching pods: %w", err)
-	}
-	if _, err := pi.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { o.onPod(nil, obj) },
-		UpdateFunc: func(old, obj any) { o.onPod(old, obj) },
-		DeleteFunc: func(obj any) { o.onPodDeleted(obj) },
-	}); err != nil {
-		return fmt.Errorf("watching pods: %w", err)
+	for _, w := range []struct {
+		obj  client.Object
+		what string
+	}{{&kueue.Workload{}, "Workloads"}, {&corev1.Pod{}, "pods"}} {
+		inf, err := c.GetInformer(ctx, w.obj)
+		if err != nil {
+			return fmt.Errorf("watching %s: %w", w.what, err)
+		}
+		if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+			AddFunc:    func(obj any) { o.inbox.add(observation{obj: obj}) },
+			UpdateFunc: func(old, obj any) { o.inbox.add(observation{old: old, obj: obj}) },
+			DeleteFunc: func(obj any) { o.inbox.add(observation{obj: obj, deleted: true}) },
+		}); err != nil {
+			return fmt.Errorf("watching %s: %w", w.what, err)
+		}
 	}
 	return nil
 }
 
+// drain applies every queued observation, in the order they were seen.
+func (o *observer) drain() {
+	for _, ob := range o.inbox.take() {
+		obj := ob.obj
+		if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+			obj = d.Obj
+		}
+		switch x := obj.(type) {
+		case *kueue.Workload:
+			if !ob.deleted {
+				old, _ := ob.old.(*kueue.Workload)
+				o.onWorkload(old, x)
+			}
+		case *corev1.Pod:
+			if ob.deleted {
+				o.onPodDeleted(x)
+			} else {
+				old, _ := ob.old.(*corev1.Pod)
+				o.onPod(old, x)
+			}
+		}
+	}
+}
+
 // track registers a submitted workload.
-func (o *observer) track(a Arrival, key, clusterQueue, domain string) *wlState {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	st := &wlState{arrival: a, key: key, clusterQueue: clusterQueue, domain: domain, runningPods: map[string]bool{}}
+func (o *observer) track(a Arrival, key, clusterQueue string) *wlState {
+	st := &wlState{arrival: a, key: key, clusterQueue: clusterQueue, runningPods: map[string]bool{}}
 	o.workloads[key] = st
 	o.dirty[key] = st
 	return st
 }
 
-// touch marks a workload's state changed; the caller holds mu.
+// touch marks a workload's state changed.
 func (o *observer) touch(st *wlState) { o.dirty[st.key] = st }
 
-// takeDirty returns the changed workloads in key order and forgets them;
-// the caller holds mu.
+// takeDirty returns the changed workloads in key order and forgets them.
 func (o *observer) takeDirty() []*wlState {
 	keys := make([]string, 0, len(o.dirty))
 	for k := range o.dirty {
@@ -140,32 +152,10 @@ func (o *observer) state(ns string, labels map[string]string) *wlState {
 	return o.workloads[ns+"/"+name]
 }
 
-// workloadState finds the submitted workload a Kueue Workload belongs to:
-// by the label Kueue copied from the job, or, for the Workloads Kueue makes
-// for StatefulSets and pods (Notebooks, InferenceServices), which copy no
-// labels, by the labels of its owner.
+// workloadState finds the submitted workload a Kueue Workload belongs to
+// (see arrivalKey).
 func (o *observer) workloadState(wl *kueue.Workload) *wlState {
-	if st := o.state(wl.Namespace, wl.Labels); st != nil {
-		return st
-	}
-	for _, ref := range wl.OwnerReferences {
-		var owner client.Object
-		switch ref.Kind {
-		case "StatefulSet":
-			owner = &appsv1.StatefulSet{}
-		case "Pod":
-			owner = &corev1.Pod{}
-		default:
-			continue
-		}
-		if err := o.cache.Get(context.Background(), types.NamespacedName{Namespace: wl.Namespace, Name: ref.Name}, owner); err != nil {
-			continue
-		}
-		if st := o.state(wl.Namespace, owner.GetLabels()); st != nil {
-			return st
-		}
-	}
-	return nil
+	return o.workloads[arrivalKey(context.Background(), o.cache, wl)]
 }
 
 func (o *observer) emit(st *wlState, e record.Event) {
@@ -175,29 +165,17 @@ func (o *observer) emit(st *wlState, e record.Event) {
 	e.Workload, e.Stream, e.Team, e.Kind = st.key, st.arrival.Stream.Name, st.arrival.Team.Name, string(st.arrival.Stream.Kind)
 	o.buf = append(o.buf, e)
 	if e.Type != record.TypePending && e.Type != record.TypeArrived {
-		o.decisions.Add(1)
+		o.decisions++
 	}
 }
 
-func (o *observer) onWorkload(oldObj, obj any) {
-	wl, ok := obj.(*kueue.Workload)
-	if !ok {
-		return
-	}
-	var old *kueue.Workload
-	if oldObj != nil {
-		old, _ = oldObj.(*kueue.Workload)
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
+func (o *observer) onWorkload(old, wl *kueue.Workload) {
 	st := o.workloadState(wl)
 	if st == nil {
 		return
 	}
 	o.touch(st)
-	if st.wlCreated.IsZero() {
-		st.wlCreated = wl.CreationTimestamp.Time
-	}
+	st.workload = wl.Name
 	became := func(t string) (*metav1.Condition, bool) {
 		c := apimeta.FindStatusCondition(wl.Status.Conditions, t)
 		if c == nil || c.Status != metav1.ConditionTrue {
@@ -233,17 +211,7 @@ func (o *observer) onWorkload(oldObj, obj any) {
 	}
 }
 
-func (o *observer) onPod(oldObj, obj any) {
-	pod, ok := obj.(*corev1.Pod)
-	if !ok {
-		return
-	}
-	var old *corev1.Pod
-	if oldObj != nil {
-		old, _ = oldObj.(*corev1.Pod)
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
+func (o *observer) onPod(old, pod *corev1.Pod) {
 	st := o.state(pod.Namespace, pod.Labels)
 	if st == nil {
 		return
@@ -259,93 +227,9 @@ func (o *observer) onPod(oldObj, obj any) {
 	}
 }
 
-func (o *observer) onPodDeleted(obj any) {
-	if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
-		obj = d.Obj
-	}
-	pod, ok := obj.(*corev1.Pod)
-	if !ok {
-		return
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
+func (o *observer) onPodDeleted(pod *corev1.Pod) {
 	if st := o.state(pod.Namespace, pod.Labels); st != nil {
 		o.touch(st)
 		delete(st.runningPods, pod.Name)
 	}
-}
-
-// placement describes a bound pod, and whether its node carries the labels
-// of the flavors Kueue assigned to its pod set.
-func (o *observer) placement(st *wlState, pod *corev1.Pod) record.Event {
-	e := record.Event{Type: record.TypePlaced, Pod: pod.Name, Node: pod.Spec.NodeName}
-	var node corev1.Node
-	if err := o.cache.Get(context.Background(), types.NamespacedName{Name: pod.Spec.NodeName}, &node); err != nil {
-		e.Message = "node not found: " + err.Error()
-		return e
-	}
-	e.Pool = node.Labels[nodes.PoolLabel]
-	if st.admission == nil {
-		return e
-	}
-	psa := podSetOf(st.admission, pod.Labels[constants.PodSetLabel])
-	if psa == nil {
-		return e
-	}
-	match := true
-	for _, fl := range sortedFlavors(psa.Flavors) {
-		for k, v := range o.flavors[fl] {
-			if node.Labels[k] != v {
-				match = false
-				e.Message = fmt.Sprintf("flavor %s needs %s=%s, node has %q", fl, k, v, node.Labels[k])
-			}
-		}
-	}
-	e.FlavorMatch = &match
-	return e
-}
-
-func podSetOf(a *kueue.Admission, name string) *kueue.PodSetAssignment {
-	if len(a.PodSetAssignments) == 1 {
-		return &a.PodSetAssignments[0]
-	}
-	for i := range a.PodSetAssignments {
-		if string(a.PodSetAssignments[i].Name) == name {
-			return &a.PodSetAssignments[i]
-		}
-	}
-	return nil
-}
-
-func sortedFlavors(m map[corev1.ResourceName]kueue.ResourceFlavorReference) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, f := range m {
-		if !seen[string(f)] {
-			seen[string(f)] = true
-			out = append(out, string(f))
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// admissionUsage sums an admission's resource usage per flavor.
-func admissionUsage(a *kueue.Admission) (map[string]string, map[string]map[string]float64) {
-	flavors := map[string]string{}
-	usage := map[string]map[string]float64{}
-	for _, ps := range a.PodSetAssignments {
-		for r, f := range ps.Flavors {
-			flavors[string(r)] = string(f)
-			q, ok := ps.ResourceUsage[r]
-			if !ok {
-				continue
-			}
-			if usage[string(f)] == nil {
-				usage[string(f)] = map[string]float64{}
-			}
-			usage[string(f)][string(r)] += q.AsApproximateFloat64()
-		}
-	}
-	return flavors, usage
 }

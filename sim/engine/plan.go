@@ -45,7 +45,7 @@ func Plan(s *scenarios.Scenario, seed int64) ([]Arrival, error) {
 				return nil, fmt.Errorf("planning stream %s: %w", st.Name, err)
 			}
 			if j < len(st.Durations) {
-				d = max(roundSecond(st.Durations[j].Duration), time.Second)
+				d = max(roundTick(st.Durations[j].Duration), tick)
 			}
 			out = append(out, Arrival{
 				Name: fmt.Sprintf("%s-%d", st.Name, j), Stream: st, Team: teams[st.Team],
@@ -79,17 +79,17 @@ func arrivalTimes(st *scenarios.Stream, rng *rand.Rand) []time.Duration {
 	switch {
 	case len(a.At) > 0:
 		for _, d := range a.At {
-			out = append(out, d.Duration)
+			out = append(out, roundTick(d.Duration))
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	case a.Every != nil:
 		for i := 0; i < n; i++ {
-			out = append(out, start(a)+time.Duration(i)*a.Every.Duration)
+			out = append(out, roundTick(start(a)+time.Duration(i)*a.Every.Duration))
 		}
 	case a.Poisson != nil:
 		t := start(a)
 		for i := 0; i < n; i++ {
-			t += roundSecond(time.Duration(rng.ExpFloat64() * float64(a.Poisson.Duration)))
+			t += roundTick(time.Duration(rng.ExpFloat64() * float64(a.Poisson.Duration)))
 			out = append(out, t)
 		}
 	default:
@@ -107,7 +107,8 @@ func start(a scenarios.Arrival) time.Duration {
 	return a.Start.Duration
 }
 
-// drawDuration draws one run time, rounded to whole seconds (at least 1s).
+// drawDuration draws one run time, rounded to the millisecond (at least
+// 1ms).
 func drawDuration(d *scenarios.Distribution, rng *rand.Rand) (time.Duration, error) {
 	if d == nil {
 		return 0, nil
@@ -123,11 +124,12 @@ func drawDuration(d *scenarios.Distribution, rng *rand.Rand) (time.Duration, err
 	default:
 		return 0, fmt.Errorf("duration gives no distribution")
 	}
-	r := roundSecond(time.Duration(math.Min(v, float64(scenarios.MaxSimulatedTime)*float64(time.Second))))
-	if r < time.Second {
-		r = time.Second
-	}
-	return r, nil
+	return max(roundTick(time.Duration(math.Min(v, float64(scenarios.MaxSimulatedTime)*float64(time.Second)))), tick), nil
 }
 
-func roundSecond(d time.Duration) time.Duration { return d.Round(time.Second) }
+// tick is the resolution of simulated time: arrival times and durations
+// are rounded to it. The engine gives the arrivals of one instant
+// nanosecond offsets below it (see QueueOrder).
+const tick = time.Millisecond
+
+func roundTick(d time.Duration) time.Duration { return d.Round(tick) }

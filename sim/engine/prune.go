@@ -24,7 +24,7 @@ func (r *Runner) pruning() bool {
 }
 
 // notePrune queues a finished workload's object for deletion at the next
-// step; the caller holds the observer's lock.
+// step.
 func (r *Runner) notePrune(st *wlState) {
 	if !r.pruning() || !st.finished || st.pruned || st.deleted || st.refused {
 		return
@@ -34,11 +34,10 @@ func (r *Runner) notePrune(st *wlState) {
 }
 
 // takePrunes returns the deletions queued since the last step.
-func (r *Runner) takePrunes() []func(context.Context) error {
-	out := make([]func(context.Context) error, 0, len(r.toPrune))
+func (r *Runner) takePrunes() []call {
+	out := make([]call, 0, len(r.toPrune))
 	for _, st := range r.toPrune {
-		st := st
-		out = append(out, func(ctx context.Context) error {
+		out = append(out, call{do: func(ctx context.Context) error {
 			obj, err := WorkloadObject(st.arrival, r.priorities)
 			if err != nil {
 				return err
@@ -47,7 +46,7 @@ func (r *Runner) takePrunes() []func(context.Context) error {
 				return fmt.Errorf("deleting finished %s: %w", st.key, err)
 			}
 			return nil
-		})
+		}})
 	}
 	r.toPrune = nil
 	return out

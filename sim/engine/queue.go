@@ -2,7 +2,6 @@ package engine
 
 import (
 	"container/heap"
-	"sync"
 	"time"
 )
 
@@ -20,22 +19,19 @@ type item struct {
 	seq        int // insertion order breaks ties
 	act        action
 	arrival    *Arrival
+	position   int // an arrival's place among the arrivals of its instant
 	st         *wlState
 	generation int // a finish is stale if the workload restarted since
 }
 
-// timeline is a priority queue of actions by (time, insertion order).
-// push may be called concurrently (relaxed pacing submits concurrently);
-// the rest only from the engine's loop.
+// timeline is a priority queue of actions by (time, insertion order),
+// owned by the engine's loop.
 type timeline struct {
-	mu    sync.Mutex
 	items []*item
 	seq   int
 }
 
 func (q *timeline) push(it *item) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
 	it.seq = q.seq
 	q.seq++
 	heap.Push((*itemHeap)(&q.items), it)

@@ -58,6 +58,9 @@ type settler struct {
 	// kueueTrying.
 	tryGrace time.Duration
 	progress func() int64
+	// observe runs at every poll, on the caller's goroutine: the engine
+	// drains its observations there.
+	observe func()
 	// others are the engine's own workers: each names unfinished work.
 	others []func() string
 	// waits counts the settle polls that found the control plane busy, by
@@ -122,11 +125,11 @@ func newSettler(c cache.Cache, direct client.Reader) *settler {
 // watch starts the busy index; wait needs it.
 func (s *settler) watch(ctx context.Context) error { return s.index.watch(ctx, s.cache) }
 
-// wait polls until the control plane is quiet. It returns the reasons it
-// was not, when it gave up. The etcd revision is read first: while it
-// changes, the control plane is not quiet and the costlier checks (Kueue's
-// metrics) are skipped.
-func (s *settler) wait(ctx context.Context) (string, error) {
+// wait polls until the control plane is quiet and also (when not nil)
+// names nothing. It returns the reasons it was not, when it gave up. The
+// etcd revision is read first: while it changes, the control plane is not
+// quiet and the costlier checks (Kueue's metrics) are skipped.
+func (s *settler) wait(ctx context.Context, also func() string) (string, error) {
 	deadline := time.Now().Add(s.timeout)
 	lastRev, rounds := "", 0
 	var trying time.Time // since when Kueue has had workloads to try and made no decision
@@ -136,10 +139,19 @@ func (s *settler) wait(ctx context.Context) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if s.observe != nil {
+			s.observe()
+		}
 		busy := etcdChanging
 		if rev == lastRev {
-			if busy, err = s.busy(ctx); err != nil {
-				return "", err
+			busy = ""
+			if also != nil {
+				busy = also()
+			}
+			if busy == "" {
+				if busy, err = s.busy(ctx); err != nil {
+					return "", err
+				}
 			}
 		}
 		switch {

@@ -39,7 +39,7 @@ func TestSettleMovesOnWhenKueueRetriesWithoutProgress(t *testing.T) {
 			s := &settler{poll: time.Millisecond, timeout: 500 * time.Millisecond, tryGrace: 20 * time.Millisecond,
 				gatherer: kueuePending(tc.pending), index: newBusyIndex(), informerQuiet: true,
 				progress: tc.progress(), waits: map[string]int{}}
-			busy, err := s.wait(context.Background())
+			busy, err := s.wait(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,7 +17,7 @@ func (r *Runner) setUp(ctx context.Context) error {
 			return fmt.Errorf("creating %T %s: %w", obj, obj.GetName(), err)
 		}
 	}
-	if busy, err := r.settle.wait(ctx); err != nil {
+	if busy, err := r.settle.wait(ctx, nil); err != nil {
 		return fmt.Errorf("waiting for the cluster to take the scenario's queues in: %w", err)
 	} else if busy != "" {
 		return fmt.Errorf("the cluster did not settle after creating the scenario's queues: %s", busy)

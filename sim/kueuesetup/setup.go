@@ -49,6 +49,8 @@ type Kueue struct {
 	Queues *qcache.Manager
 	Cache  *schdcache.Cache
 	Config *configapi.Configuration
+	// Gate holds Kueue's scheduler between cycles (see SchedulerGate).
+	Gate *SchedulerGate
 }
 
 var (
@@ -129,7 +131,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	}
 	preemption := preemptexpectations.New()
 	queueOpts = append(queueOpts, qcache.WithPreemptionExpectations(preemption))
-	queues := qcache.NewManager(mgr.GetClient(), cCache, requeuer, queueOpts...)
+	gate := &SchedulerGate{checker: cCache}
+	queues := qcache.NewManager(mgr.GetClient(), gate, requeuer, queueOpts...)
+	gate.queues = queues
 
 	if err := indexer.Setup(ctx, mgr.GetFieldIndexer()); err != nil {
 		return nil, fmt.Errorf("setting up Kueue's indexes: %w", err)
@@ -212,7 +216,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	if err := mgr.Add(sched); err != nil {
 		return nil, fmt.Errorf("adding Kueue's scheduler: %w", err)
 	}
-	return &Kueue{Queues: queues, Cache: cCache, Config: cfg}, nil
+	return &Kueue{Queues: queues, Cache: cCache, Config: cfg, Gate: gate}, nil
 }
 
 func blockForPodsReady(cfg *configapi.Configuration) bool {

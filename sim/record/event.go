@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"time"
 )
@@ -106,7 +107,7 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
-	*d = Duration(s * float64(time.Second))
+	*d = Duration(math.Round(s * float64(time.Second)))
 	return nil
 }
 

@@ -90,6 +90,7 @@ func Start(ctx context.Context, cfg *rest.Config, s *scenarios.Scenario, clock *
 	copts := append([]cluster.Option{
 		cluster.WithKueueConfig("scenario "+s.Name+" (cluster.kueue)", kcfg),
 		cluster.WithClock(clock),
+		cluster.WithWorkloadTransform(engine.WorkloadTransform(clock)),
 	}, platform.Options(platform.Settings{OperatorInstalled: *s.Cluster.OpenShiftAI.OperatorInstalled, Clock: clock})...)
 	if r.Plane, err = cluster.Connect(ctx, cfg, append(copts, o.extra...)...); err != nil {
 		return nil, fmt.Errorf("connecting Kueue and the platform to the cluster: %w", err)

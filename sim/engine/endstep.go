@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/record"
+)
+
+// endStep records the step's observations, notices workloads that started
+// or stopped running, and schedules the ends of runs. It looks only at the
+// workloads whose state changed during the step, in key order.
+func (r *Runner) endStep(extra []record.Event) error {
+	r.obs.drain()
+	evs := append(r.obs.buf, extra...)
+	r.obs.buf = nil
+	now := r.clock.Elapsed()
+	for _, st := range r.obs.takeDirty() {
+		running := r.isRunning(st)
+		switch {
+		case running && !st.running:
+			st.running = true
+			r.obs.emit(st, record.Event{Type: record.TypeRunning})
+			if d := st.arrival.Duration; d > 0 {
+				r.queue.push(&item{at: now + d, act: actFinish, st: st, generation: st.generation})
+			}
+		case !running && st.running && !st.finished && !st.deleted:
+			st.running = false
+			st.generation++
+		}
+		r.notePrune(st)
+		if p := !st.refused && !st.admitted && !st.finished && !st.deleted && !st.running; p != st.pending {
+			st.pending = p
+			if p {
+				r.pending++
+			} else {
+				r.pending--
+			}
+		}
+	}
+	evs = append(evs, r.obs.buf...)
+	r.obs.buf = nil
+
+	for i := range evs {
+		r.tally(evs[i])
+		if evs[i].T == 0 && evs[i].Type == record.TypeWarning {
+			evs[i].T = record.Duration(now)
+		}
+	}
+	r.counts.Sim, r.counts.Pending = now, r.pending
+	if err := r.write(evs); err != nil {
+		return err
+	}
+	if r.progress != nil {
+		r.progress(r.counts)
+	}
+	return nil
+}
+
+func (r *Runner) isRunning(st *wlState) bool {
+	if st.refused || st.finished || st.deleted {
+		return false
+	}
+	if st.arrival.Stream.Kind == scenarios.KindWorkload {
+		return st.admitted
+	}
+	if r.queued(&st.arrival) && !st.admitted {
+		return false
+	}
+	return len(st.runningPods) >= PodCount(st.arrival.Stream)
+}
+
+func (r *Runner) tally(e record.Event) {
+	switch e.Type {
+	case record.TypeAdmitted:
+		r.counts.Admitted++
+	case record.TypeFinished:
+		r.counts.Finished++
+	case record.TypeRefused:
+		r.counts.Refused++
+	case record.TypePreempted:
+		r.counts.Preempted++
+	}
+}
+
+// write appends events to the logs: all of them to the event log, the
+// decisions in deterministic order and without wall-clock fields to the
+// decision log.
+func (r *Runner) write(evs []record.Event) error {
+	r.all = append(r.all, evs...)
+	var errs []error
+	if r.events != nil {
+		for _, e := range evs {
+			errs = append(errs, r.events.Write(e))
+		}
+		errs = append(errs, r.events.Flush())
+	}
+	if r.decisions != nil {
+		var ds []record.Event
+		for _, e := range evs {
+			if record.IsDecision(e.Type) {
+				ds = append(ds, record.Decision(e))
+			}
+		}
+		record.SortStep(ds)
+		for _, e := range ds {
+			errs = append(errs, r.decisions.Write(e))
+		}
+		errs = append(errs, r.decisions.Flush())
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("writing the run's logs: %w", err)
+	}
+	return nil
+}
+
+// planEnd is the simulated time the progress bar runs to.
+func (r *Runner) planEnd(arrivals []Arrival) time.Duration {
+	if r.s.End != nil {
+		return r.s.End.Duration
+	}
+	var end time.Duration
+	for _, a := range arrivals {
+		if t := a.At + a.Duration; t > end {
+			end = t
+		}
+	}
+	return end
+}

@@ -1,0 +1,103 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/kueue-sim/kueue-sim/sim/record"
+)
+
+// prepareArrival does an arrival's bookkeeping on the loop — its state,
+// its Arrived event, its creation time for Kueue's queues — and returns the
+// call that submits it.
+func (r *Runner) prepareArrival(a *Arrival, position int) (*wlState, call, error) {
+	obj, err := WorkloadObject(*a, r.priorities)
+	if err != nil {
+		return nil, call{}, err
+	}
+	cq := r.lqToCQ[a.Team.Namespace+"/"+a.Stream.Queue]
+	if hp := r.profileQueue(a.Stream.HardwareProfile); hp != "" {
+		cq = r.lqToCQ[a.Team.Namespace+"/"+hp]
+	}
+	key := a.Team.Namespace + "/" + a.Name
+	r.order.arrive(key, a.At, position)
+	st := r.obs.track(*a, key, cq)
+	requests := map[string]float64{}
+	for res, q := range a.Stream.Requests {
+		requests[string(res)] = q.AsApproximateFloat64() * float64(PodCount(a.Stream))
+	}
+	r.obs.emit(st, record.Event{Type: record.TypeArrived, ClusterQueue: cq, Priority: r.priorities[a.Stream.PriorityClass],
+		Requests: requests, Pods: PodCount(a.Stream)})
+	r.counts.Arrived++
+	var refusal error // set by do, read by after: never at the same time
+	return st, call{
+		do: func(ctx context.Context) error {
+			err := r.t.Client.Create(ctx, obj)
+			if apierrors.IsForbidden(err) || apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
+				refusal, err = err, nil // a webhook's answer, not the run's failure
+			}
+			return err
+		},
+		after: func(err error) error {
+			switch {
+			case err != nil:
+				return fmt.Errorf("submitting %s %s: %w", a.Stream.Kind, st.key, err)
+			case refusal != nil:
+				st.refused = true
+				r.obs.touch(st)
+				r.obs.emit(st, record.Event{Type: record.TypeRefused, Reason: string(apierrors.ReasonForError(refusal)), Message: refusal.Error()})
+				return nil
+			}
+			if a.Stream.RunUntil != nil && a.Stream.RunUntil.Duration > a.At {
+				r.queue.push(&item{at: a.Stream.RunUntil.Duration, act: actDelete, st: st})
+			}
+			return nil
+		},
+	}, nil
+}
+
+// queued tells whether Kueue will make a Workload for the arrival.
+func (r *Runner) queued(a *Arrival) bool {
+	return (a.Stream.Queue != "" || a.Stream.HardwareProfile != "") && !a.Team.Unmanaged
+}
+
+func (r *Runner) profileQueue(name string) string {
+	for _, hp := range r.s.Queues.HardwareProfiles {
+		if hp.Name == name {
+			return hp.LocalQueue
+		}
+	}
+	return ""
+}
+
+// queueWait bounds how long the engine waits for Kueue to queue an
+// instant's arrivals before it lets Kueue schedule without them.
+const queueWait = 10 * time.Second
+
+// notQueued is the settle check of a held instant: it names an arrival
+// whose Workload Kueue has not made or not queued yet. Kueue has taken an
+// arrival in when its Workload is in Kueue's queues ready to be tried, or
+// Kueue said why it cannot queue it (a Pending reason: no such LocalQueue,
+// an inactive ClusterQueue). After queueWait it gives up on the arrivals
+// still missing.
+func (r *Runner) notQueued(arrived []*wlState) func() string {
+	deadline := time.Now().Add(queueWait)
+	return func() string {
+		if time.Now().After(deadline) {
+			return ""
+		}
+		for _, st := range arrived {
+			switch {
+			case st.refused || st.admitted || st.finished || st.deleted || !r.queued(&st.arrival):
+			case st.workload == "":
+				return "Kueue has not made the Workload of " + st.key
+			case st.lastPending == "" && !r.t.Gate.Queued(st.arrival.Team.Namespace, st.workload):
+				return "Kueue has not queued Workload " + st.arrival.Team.Namespace + "/" + st.workload
+			}
+		}
+		return ""
+	}
+}
