@@ -65,7 +65,7 @@ func TestFindBinariesHonoursKubebuilderAssets(t *testing.T) {
 func TestEmbeddedCRDsIncludeEveryRequiredOne(t *testing.T) {
 	crds, err := CRDs()
 	if err != nil {
-		t.Fatalf("CRDs(): %v (run `make manifests`)", err)
+		t.Fatalf("CRDs(): %v", err)
 	}
 	seen := map[string]int{}
 	for _, c := range crds {
