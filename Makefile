@@ -10,15 +10,15 @@ GOTESTFLAGS ?= -count=1 -timeout 30m
 .PHONY: all
 all: build
 
-## tools: build the control-plane binaries from source into the user cache (once)
+## tools: build the control-plane binaries from source into the user cache (once): bin/sim tools install
 .PHONY: tools
-tools:
-	@hack/build-tools.sh
+tools: build
+	bin/sim tools install
 
 ## kwok: build kwok and kwokctl (sigs.k8s.io/kwok) beside the control-plane binaries (once)
 .PHONY: kwok
-kwok:
-	@hack/build-kwok.sh
+kwok: build
+	bin/sim tools install kwok kwokctl
 
 ## kwok-up: start a container-free KWOK cluster to try sim serve / sim run --kubeconfig on (kwok-down deletes it)
 .PHONY: kwok-up kwok-down
