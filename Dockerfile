@@ -7,9 +7,7 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-# Embeds the dependencies' CRDs and Kueue's webhook manifests (make manifests).
-RUN hack/copy-manifests.sh && \
-    CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$(git describe --tags --always --dirty 2>/dev/null || echo image)" -o /out/sim ./cmd/sim
+RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$(git describe --tags --always --dirty 2>/dev/null || echo image)" -o /out/sim ./cmd/sim
 
 FROM gcr.io/distroless/static:nonroot
 COPY --from=build /out/sim /sim

@@ -10,15 +10,15 @@ GOTESTFLAGS ?= -count=1 -timeout 30m
 .PHONY: all
 all: build
 
-## tools: build the control-plane binaries from source into the user cache (once)
+## tools: build the control-plane binaries from source into the user cache (once): bin/sim tools install
 .PHONY: tools
-tools:
-	@hack/build-tools.sh
+tools: build
+	bin/sim tools install
 
 ## kwok: build kwok and kwokctl (sigs.k8s.io/kwok) beside the control-plane binaries (once)
 .PHONY: kwok
-kwok:
-	@hack/build-kwok.sh
+kwok: build
+	bin/sim tools install kwok kwokctl
 
 ## kwok-up: start a container-free KWOK cluster to try sim serve / sim run --kubeconfig on (kwok-down deletes it)
 .PHONY: kwok-up kwok-down
@@ -27,14 +27,14 @@ kwok-up: tools kwok
 kwok-down:
 	@hack/kwok-cluster.sh down
 
-## manifests: copy the dependencies' CRDs and Kueue's webhooks from the module cache
+## manifests: refresh config/*/third_party (committed) from the modules go.mod pins, after changing go.mod
 .PHONY: manifests
 manifests:
-	@hack/copy-manifests.sh
+	$(GO) test ./config -run '^TestThirdPartyManifestsMatchPinnedModules$$' -count=1 -update
 
 ## build: build bin/sim
 .PHONY: build
-build: manifests
+build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/sim ./cmd/sim
 
 ## up: start the embedded control plane with Kueue (Ctrl-C stops it)
@@ -44,7 +44,7 @@ up: tools build
 
 ## test: unit and integration tests against the real control plane
 .PHONY: test
-test: tools manifests
+test: tools
 	$(GO) vet ./...
 	$(GO) test $(GOTESTFLAGS) ./...
 
@@ -82,7 +82,7 @@ BENCH ?= .
 ## BENCH_TIMEOUT: go test's -timeout for bench (a 50k raw-Workload run alone takes about two hours here)
 BENCH_TIMEOUT ?= 24h
 .PHONY: bench
-bench: tools manifests
+bench: tools
 	KUEUESIM_BENCH_SIZES=$(BENCH_SIZES) $(GO) test ./bench -run '^$$' -bench '$(BENCH)' -benchtime 1x -count $(BENCH_COUNT) -timeout $(BENCH_TIMEOUT) -v
 
 ## clean: remove build output (not the cached control-plane binaries)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Starts or deletes a container-free cluster for trying kueue-sim against a
 # "real" cluster by hand: kwokctl's binary runtime with the binaries of
-# `make tools` and `make kwok`, and sim/kwok's stages (pods run until told to
-# end). The e2e suites make theirs in Go (sim/kwok, e2e/suite).
+# `make tools` and `make kwok` (bin/sim tools install --kwok), and sim/kwok's
+# stages (pods run until told to end). The e2e suites make theirs in Go
+# (sim/kwok, e2e/suite).
 #
 #   hack/kwok-cluster.sh up      # prints the kubeconfig to use
 #   hack/kwok-cluster.sh down
@@ -12,16 +13,17 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-K8S_VERSION=$(sed -n 's/^require k8s.io\/kubernetes v//p' "$here/k8sbin/go.mod")
-cache=${XDG_CACHE_HOME:-$HOME/.cache}
-bin=${KUEUESIM_BIN_DIR:-$cache/kueue-sim/k8s-v$K8S_VERSION}
+sim=$here/../bin/sim
+[[ -x "$sim" ]] || { echo "$sim is missing: run make build" >&2; exit 1; }
+K8S_VERSION=$(sed -n 's/^require k8s.io\/kubernetes v//p' "$here/../sim/tools/pins/k8sbin/go.mod.txt")
+bin=$("$sim" tools path)
 name=${KUEUESIM_KWOK_NAME:-kueue-sim}
 dir=${KUEUESIM_KWOK_DIR:-${TMPDIR:-/tmp}/kueue-sim-kwok-$(id -u)}
 export KWOK_WORKDIR=$dir KUBECONFIG=$dir/kubeconfig KWOK_KUBE_VERSION=v$K8S_VERSION
 mkdir -p "$dir"
 
 for b in kube-apiserver kube-controller-manager kube-scheduler etcd kwok kwokctl; do
-	[[ -x "$bin/$b" ]] || { echo "$bin/$b is missing: run make tools kwok" >&2; exit 1; }
+	[[ -x "$bin/$b" ]] || { echo "$bin/$b is missing: run make tools kwok (bin/sim tools install --kwok)" >&2; exit 1; }
 done
 
 case "${1:-}" in

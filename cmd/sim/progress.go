@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -14,6 +15,7 @@ import (
 // progress shows a run's progress: a bar on a terminal, a log line every
 // few seconds otherwise.
 type progress struct {
+	mu      sync.Mutex // update runs in the engine, interrupt wherever a message comes from
 	w       io.Writer
 	mode    string
 	bar     *progressbar.ProgressBar
@@ -31,6 +33,8 @@ func newProgress(w io.Writer, mode string) *progress {
 }
 
 func (p *progress) update(pr engine.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	desc := fmt.Sprintf("sim %s: %d admitted, %d pending, %d finished", pr.Sim, pr.Admitted, pr.Pending, pr.Finished)
 	switch p.mode {
 	case "bar":
@@ -51,8 +55,20 @@ func (p *progress) update(pr engine.Progress) {
 }
 
 func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.bar != nil {
 		_ = p.bar.Finish()
+		fmt.Fprintln(p.w)
+	}
+}
+
+// interrupt ends the bar's line, so that a message written now starts a
+// line of its own instead of running on after the bar.
+func (p *progress) interrupt() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
 		fmt.Fprintln(p.w)
 	}
 }

@@ -53,7 +53,7 @@ environment, which wins over the file.`,
 	root.AddCommand(newUpCmd(), newRunCmd(), newValidateCmd(), newVersionCmd())
 	root.AddCommand(newLintCmd(), newServeCmd())
 	root.AddCommand(newReportCmd(), newCompareCmd(), newPlanCmd())
-	root.AddCommand(newImportCmd())
+	root.AddCommand(newImportCmd(), newToolsCmd())
 	return root
 }
 

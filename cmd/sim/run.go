@@ -123,6 +123,7 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 	go func() {
 		select {
 		case err := <-rt.done:
+			prog.interrupt()
 			fmt.Fprintln(cmd.ErrOrStderr(), "control plane failed:", err)
 			cancel()
 		case <-runCtx.Done():

@@ -16,15 +16,17 @@ import (
 
 // targetFlags choose where sim run replays a scenario.
 type targetFlags struct {
-	kubeconfig string
-	kwokNodes  bool
-	prefix     string
+	kubeconfig   string
+	kwokNodes    bool
+	prefix       string
+	installTools bool
 }
 
 func addTargetFlags(fl *pflag.FlagSet, f *targetFlags) {
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "replay on the existing cluster of this kubeconfig instead of the embedded control plane (Kueue and the platform run in sim against it)")
 	fl.BoolVar(&f.kwokNodes, "kwok-nodes", false, "with --kubeconfig: make the scenario's node pools as KWOK fake nodes (a cluster made by kwokctl with sim/kwok's config), deleted afterwards")
 	fl.StringVar(&f.prefix, "namespace-prefix", "", `with --kubeconfig: prefix of the run's namespaces (default "ks-<run id>-")`)
+	fl.BoolVar(&f.installTools, "install-tools", false, installToolsUsage)
 }
 
 // runTarget is what a run replays on: the embedded control plane or an
@@ -44,6 +46,12 @@ func startTarget(ctx context.Context, out io.Writer, f *targetFlags, runRoot str
 		copts, err := engine.ClusterOptions(s, clock)
 		if err != nil {
 			return nil, withExitCode(2, err)
+		}
+		if f.installTools {
+			if err := installControlPlaneTools(ctx, out); err != nil {
+				return nil, err
+			}
+			began = time.Now()
 		}
 		cp, err := cluster.Start(ctx, append(copts, cluster.WithRunRoot(runRoot))...)
 		if err != nil {

@@ -18,11 +18,12 @@ import (
 )
 
 type upFlags struct {
-	kubeconfig  string
-	nodesFile   string
-	kueueConfig string
-	runRoot     string
-	noOperator  bool
+	kubeconfig   string
+	nodesFile    string
+	kueueConfig  string
+	runRoot      string
+	noOperator   bool
+	installTools bool
 }
 
 func newUpCmd() *cobra.Command {
@@ -55,6 +56,7 @@ Without --nodes: two such A100 nodes and two CPU nodes.`,
 	fl.StringVar(&f.kueueConfig, "kueue-config", "", "Kueue Configuration file (config.kueue.x-k8s.io/v1beta2): fair sharing, preemption, waitForPodsReady, integrations")
 	fl.BoolVar(&f.noOperator, "without-kueue-operator", false, "leave out the Red Hat build of Kueue operator's CRD (the platform then reports Kueue as not installed)")
 	fl.StringVar(&f.runRoot, "run-root", procs.DefaultRunRoot(), "folder for the run's files (etcd data, certificates, logs); removed on stop")
+	fl.BoolVar(&f.installTools, "install-tools", false, installToolsUsage)
 	return cmd
 }
 
@@ -79,6 +81,11 @@ func runUp(cmd *cobra.Command, f *upFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	if f.installTools {
+		if err := installControlPlaneTools(ctx, out); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintln(out, "starting kube-apiserver, etcd, kube-scheduler, kube-controller-manager and Kueue...")
 	began := time.Now()
 	opts := append([]cluster.Option{

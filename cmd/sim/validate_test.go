@@ -33,6 +33,10 @@ func TestValidate(t *testing.T) {
 	if err := os.WriteFile(broken, []byte("apiVersion: kueue-sim/v1alpha1\nkind: Scenario\nteams: [{name: Research}]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	list := filepath.Join(dir, "list.yaml")
+	if err := os.WriteFile(list, []byte("- apiVersion: kueue-sim/v1alpha1\n  kind: Scenario\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	quickstart := filepath.Join("..", "..", "scenarios", "quickstart.yaml")
 	for _, tc := range []struct {
 		name     string
@@ -60,6 +64,11 @@ func TestValidate(t *testing.T) {
 		args:     []string{quickstart, broken},
 		wantCode: 2,
 		want:     []string{quickstart + ": valid", broken + " is not a valid scenario", "sim: 1 of 2 scenario files are invalid"},
+	}, {
+		name:     "a list at the top level: its problem line ends before sim's own",
+		args:     []string{list},
+		wantCode: 2,
+		want:     []string{list + ": the file holds a list, not a scenario", "(see scenarios/quickstart.yaml)\nsim: 1 of 1 scenario files are invalid\n"},
 	}, {
 		name:     "a missing file",
 		args:     []string{filepath.Join(dir, "missing.yaml")},

@@ -13,6 +13,18 @@ import (
 // (-X main.version=...); "dev" otherwise.
 var version = "dev"
 
+// simVersion is version, or for a `go install ...@v1.2.3` binary the module
+// version Go recorded.
+func simVersion() string {
+	if version != "dev" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return version
+}
+
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
@@ -20,12 +32,12 @@ func newVersionCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "kueue-sim                %s\n", version)
+			fmt.Fprintf(out, "kueue-sim                %s\n", simVersion())
 			fmt.Fprintf(out, "Kueue (in-process)       %s\n", moduleVersion("sigs.k8s.io/kueue"))
 			fmt.Fprintf(out, "controller-runtime       %s\n", moduleVersion("sigs.k8s.io/controller-runtime"))
 			bins, err := assets.FindBinaries()
 			if err != nil {
-				fmt.Fprintf(out, "Kubernetes binaries      %s (not found: run `make tools`)\n", assets.KubernetesVersion)
+				fmt.Fprintf(out, "Kubernetes binaries      %s (not found: run `sim tools install`)\n", assets.KubernetesVersion)
 				return nil
 			}
 			for _, name := range assets.All {

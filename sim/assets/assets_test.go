@@ -4,47 +4,47 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-// The Go constant and the module that builds the binaries must agree, or
-// FindBinaries looks in a folder `make tools` never fills.
-func TestKubernetesVersionMatchesBuildModule(t *testing.T) {
-	_, here, _, _ := runtime.Caller(0)
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(here), "..", "..", "hack", "k8sbin", "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "require k8s.io/kubernetes " + KubernetesVersion + "\n"
-	if !strings.Contains(string(data), want) {
-		t.Errorf("hack/k8sbin/go.mod does not contain %q", want)
-	}
-}
-
 func TestFindBinariesNamesWhatIsMissingAndHowToGetIt(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, Etcd), []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(EnvAssets, dir)
-	_, err := FindBinaries()
-	if !IsMissingBinaries(err) {
-		t.Fatalf("FindBinaries() error = %v, want a MissingBinariesError", err)
-	}
-	msg := err.Error()
-	for _, want := range []string{dir, APIServer, Scheduler, ControllerManager, "make tools", EnvAssets} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("error %q does not mention %q", msg, want)
-		}
-	}
-	var m *MissingBinariesError
-	errors.As(err, &m)
-	if diff := cmp.Diff([]string{APIServer, Scheduler, ControllerManager}, m.Missing); diff != "" {
-		t.Errorf("missing binaries (-want +got):\n%s", diff)
+	for _, tc := range []struct {
+		name string
+		env  string
+		want []string
+	}{
+		{"the binary cache", EnvBinDir, []string{FromCache, "sim tools install", "--install-tools", "make tools", EnvAssets}},
+		{"KUBEBUILDER_ASSETS", EnvAssets, []string{EnvAssets, "sim tools install", "unset"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, Etcd), []byte("#!/bin/sh\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, APIServer), []byte("not executable"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv(EnvAssets, "")
+			t.Setenv(tc.env, dir)
+			_, err := FindBinaries()
+			if !IsMissingBinaries(err) {
+				t.Fatalf("FindBinaries() error = %v, want a MissingBinariesError", err)
+			}
+			msg := err.Error()
+			for _, want := range append([]string{dir, APIServer, Scheduler, ControllerManager}, tc.want...) {
+				if !strings.Contains(msg, want) {
+					t.Errorf("error %q does not mention %q", msg, want)
+				}
+			}
+			var m *MissingBinariesError
+			errors.As(err, &m)
+			if diff := cmp.Diff([]string{APIServer, Scheduler, ControllerManager}, m.Missing); diff != "" {
+				t.Errorf("missing binaries (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -65,7 +65,7 @@ func TestFindBinariesHonoursKubebuilderAssets(t *testing.T) {
 func TestEmbeddedCRDsIncludeEveryRequiredOne(t *testing.T) {
 	crds, err := CRDs()
 	if err != nil {
-		t.Fatalf("CRDs(): %v (run `make manifests`)", err)
+		t.Fatalf("CRDs(): %v", err)
 	}
 	seen := map[string]int{}
 	for _, c := range crds {

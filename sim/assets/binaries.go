@@ -10,7 +10,8 @@ import (
 )
 
 // KubernetesVersion is the version of the control-plane binaries kueue-sim
-// builds and runs. It must match hack/k8sbin/go.mod (a test checks it).
+// builds and runs. It must match the module sim/tools builds them in
+// (sim/tools/pins/k8sbin/go.mod.txt; a test in sim/tools checks it).
 const KubernetesVersion = "v1.35.4"
 
 // EnvAssets is the variable envtest users already set to point at their
@@ -39,8 +40,9 @@ type Binaries struct {
 // Path returns the full path of the named binary.
 func (b Binaries) Path(name string) string { return filepath.Join(b.Dir, name) }
 
-// DefaultBinDir is where `make tools` caches the binaries: the user's cache
-// folder, per Kubernetes version, so fresh clones and CI runs reuse them.
+// DefaultBinDir is where `sim tools install` (`make tools`) caches the
+// binaries: KUEUESIM_BIN_DIR, or the user's cache folder, per Kubernetes
+// version, so fresh clones and CI runs reuse them.
 func DefaultBinDir() (string, error) {
 	if d := os.Getenv(EnvBinDir); d != "" {
 		return d, nil
@@ -52,22 +54,35 @@ func DefaultBinDir() (string, error) {
 	return filepath.Join(cache, "kueue-sim", "k8s-"+KubernetesVersion), nil
 }
 
+// FromCache is BinDir's from when the folder is the kueue-sim binary cache.
+const FromCache = "the kueue-sim binary cache"
+
+// BinDir returns the folder the control-plane binaries are looked up in:
+// KUBEBUILDER_ASSETS when set, otherwise DefaultBinDir. from names which
+// (EnvAssets or FromCache).
+func BinDir() (dir, from string, err error) {
+	if d := os.Getenv(EnvAssets); d != "" {
+		return d, EnvAssets, nil
+	}
+	d, err := DefaultBinDir()
+	if err != nil {
+		return "", "", err
+	}
+	return d, FromCache, nil
+}
+
 // FindBinaries returns the folder holding every control-plane binary:
 // KUBEBUILDER_ASSETS when set, otherwise the default cache folder. The error
 // names what is missing and how to get it.
 func FindBinaries() (Binaries, error) {
-	dir, from := os.Getenv(EnvAssets), EnvAssets
-	if dir == "" {
-		d, err := DefaultBinDir()
-		if err != nil {
-			return Binaries{}, err
-		}
-		dir, from = d, "the kueue-sim binary cache"
+	dir, from, err := BinDir()
+	if err != nil {
+		return Binaries{}, err
 	}
 	b := Binaries{Dir: dir}
 	var missing []string
 	for _, name := range All {
-		if st, err := os.Stat(b.Path(name)); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+		if !IsExecutable(b.Path(name)) {
 			missing = append(missing, name)
 		}
 	}
@@ -75,6 +90,12 @@ func FindBinaries() (Binaries, error) {
 		return b, &MissingBinariesError{Dir: dir, From: from, Missing: missing}
 	}
 	return b, nil
+}
+
+// IsExecutable tells whether path is a regular file with an execute bit.
+func IsExecutable(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
 }
 
 // MissingBinariesError says which control-plane binaries are absent and how
@@ -86,10 +107,13 @@ type MissingBinariesError struct {
 }
 
 func (e *MissingBinariesError) Error() string {
-	return fmt.Sprintf("control-plane binaries missing from %s (%s): %s; "+
-		"run `make tools` to build them from source (8-10 minutes the first time), "+
-		"or set %s to a folder holding kube-apiserver, etcd, kube-scheduler and kube-controller-manager",
-		e.Dir, e.From, strings.Join(e.Missing, ", "), EnvAssets)
+	msg := fmt.Sprintf("control-plane binaries missing from %s (%s): %s; ", e.Dir, e.From, strings.Join(e.Missing, ", "))
+	if e.From == EnvAssets {
+		return msg + "put them there, or unset " + EnvAssets + " and run `sim tools install` to build them from source"
+	}
+	return msg + "run `sim tools install` to build them from source with the Go toolchain " +
+		"(minutes the first time; `make tools` in a clone) or pass --install-tools to sim up or sim run, " +
+		"or set " + EnvAssets + " to a folder holding kube-apiserver, etcd, kube-scheduler and kube-controller-manager"
 }
 
 // IsMissingBinaries tells whether err is a *MissingBinariesError.

@@ -19,7 +19,7 @@ import (
 )
 
 // RequiredCRDs are CRDs without which the control plane is not what kueue-sim
-// promises; their absence means `make manifests` has not run.
+// promises; their absence means config/*/third_party lost its files.
 var RequiredCRDs = []string{
 	"workloads.kueue.x-k8s.io",
 	"clusterqueues.kueue.x-k8s.io",
@@ -33,7 +33,7 @@ var RequiredCRDs = []string{
 // ErrManifestsMissing is returned when the embedded third-party manifests are
 // absent from the binary.
 var ErrManifestsMissing = errors.New("third-party CRDs are not embedded in this binary: " +
-	"run `make manifests` (copies them from the Go module cache into config/) and rebuild")
+	"config/*/third_party lacks them; restore them with `git checkout config` or `make manifests` and rebuild")
 
 // optionalCRDs is the folder under config of CRDs installed only on request:
 // CRDs skips it.

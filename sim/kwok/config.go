@@ -10,7 +10,7 @@ import (
 	"github.com/kueue-sim/kueue-sim/sim/assets"
 )
 
-// Version is the kwok release hack/build-kwok.sh builds; the stages in
+// Version is the kwok release `sim tools install --kwok` builds; the stages in
 // stages.yaml are that release's.
 const Version = "v0.8.0"
 
@@ -32,12 +32,12 @@ func FindBinaries() (assets.Binaries, error) {
 	}
 	var missing []string
 	for _, name := range []string{Kwok, Kwokctl} {
-		if st, err := os.Stat(b.Path(name)); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+		if !assets.IsExecutable(b.Path(name)) {
 			missing = append(missing, name)
 		}
 	}
 	if len(missing) > 0 {
-		return b, fmt.Errorf("finding kwok: %v missing in %s: run `make kwok` (hack/build-kwok.sh builds kwok and kwokctl %s there)", missing, b.Dir, Version)
+		return b, fmt.Errorf("finding kwok: %v missing in %s: run `sim tools install --kwok` (`make kwok` in a clone) to build kwok and kwokctl %s there", missing, b.Dir, Version)
 	}
 	return b, nil
 }

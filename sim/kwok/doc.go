@@ -1,6 +1,6 @@
 // Package kwok makes kueue-sim's container-free test cluster: kwokctl's
 // binary runtime (sigs.k8s.io/kwok v0.8.0) runs the kube-apiserver, etcd,
-// kube-scheduler and kube-controller-manager that `make tools` built, as
+// kube-scheduler and kube-controller-manager that `sim tools install` built, as
 // plain processes, and the kwok controller fakes the nodes and the pods on
 // them. Nothing runs in a container.
 //
@@ -16,6 +16,6 @@
 // them Ready and keeps their leases alive.
 //
 // kwok and kwokctl need k8s.io v0.36 and go 1.26, so they are not in
-// kueue-sim's go.mod: hack/build-kwok.sh (`make kwok`) builds them with
-// `go install` into the folder of the other binaries.
+// kueue-sim's go.mod: `sim tools install --kwok` (sim/tools; `make kwok`)
+// builds them with `go install` into the folder of the other binaries.
 package kwok

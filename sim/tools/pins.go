@@ -1,0 +1,110 @@
+package tools
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// pins holds the modules the Kubernetes binaries and etcd are built in (see
+// pins/README.md).
+//
+//go:embed pins/k8sbin pins/etcdbin
+var pins embed.FS
+
+// Pinned module folders under pins/.
+const (
+	pinKubernetes = "k8sbin"
+	pinEtcd       = "etcdbin"
+)
+
+// pinFiles maps each file of a pinned module folder to its name in the
+// folder go build runs in.
+var pinFiles = map[string]string{"go.mod.txt": "go.mod", "go.sum.txt": "go.sum", "tools.go.txt": "tools.go"}
+
+// pinnedModule returns the go.mod of a pinned module folder (k8sbin, etcdbin).
+func pinnedModule(pin string) ([]byte, error) {
+	data, err := pins.ReadFile(path.Join("pins", pin, "go.mod.txt"))
+	if err != nil {
+		return nil, fmt.Errorf("reading the pinned module %s: %w", pin, err)
+	}
+	return data, nil
+}
+
+// pinnedVersion returns the version the go.mod of pin requires of module.
+func pinnedVersion(pin, module string) (string, error) {
+	data, err := pinnedModule(pin)
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
+		if len(f) >= 2 && f[0] == module {
+			return f[1], nil
+		}
+	}
+	return "", fmt.Errorf("pins/%s/go.mod.txt requires no %s", pin, module)
+}
+
+func mustPinnedVersion(pin, module string) string {
+	v, err := pinnedVersion(pin, module)
+	if err != nil {
+		panic(err) // the embedded files are broken: TestPinnedVersions fails first
+	}
+	return v
+}
+
+// GoVersion is the oldest Go toolchain every pinned module accepts (the
+// highest go directive among them); older toolchains fetch it themselves
+// when GOTOOLCHAIN allows.
+func GoVersion() string {
+	best := "1.21"
+	for _, pin := range []string{pinKubernetes, pinEtcd} {
+		data, err := pinnedModule(pin)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(line, "go "); ok && newerGo(strings.TrimSpace(v), best) {
+				best = strings.TrimSpace(v)
+			}
+		}
+	}
+	return best
+}
+
+// newerGo tells whether Go version a (1.26.0) is newer than b.
+func newerGo(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(pa[i])
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			return x > y
+		}
+	}
+	return false
+}
+
+// writePin writes the module of pin into dir as go.mod, go.sum and tools.go.
+func writePin(dir, pin string) error {
+	for src, dst := range pinFiles {
+		data, err := pins.ReadFile(path.Join("pins", pin, src))
+		if err != nil {
+			return fmt.Errorf("reading the pinned module %s: %w", pin, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, dst), data, 0o644); err != nil {
+			return fmt.Errorf("writing the pinned module %s: %w", pin, err)
+		}
+	}
+	return nil
+}
