@@ -29,6 +29,12 @@ const (
 	ControllerManager = "kube-controller-manager"
 )
 
+// ControllerManagerBuild is the build metadata of kueue-sim's
+// kube-controller-manager (its --version reports v<version>+ this): the
+// upstream command with one flag more (see sim/tools/pins/k8sbin). A stock
+// kube-controller-manager lacks the flag kueue-sim starts it with.
+const ControllerManagerBuild = "kueue-sim.1"
+
 // All lists every binary a control plane needs, in start order.
 var All = []string{Etcd, APIServer, Scheduler, ControllerManager}
 

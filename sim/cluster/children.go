@@ -7,8 +7,10 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -51,9 +53,18 @@ func (cp *ControlPlane) startChildren(ctx context.Context) error {
 				"--controllers=" + controllers, "--use-service-account-credentials=false",
 				// Quick reactions: the simulator waits on these controllers.
 				"--concurrent-job-syncs=10", "--concurrent-gc-syncs=10",
+				// The Job controller syncs a Job as soon as its pods change,
+				// not a wall second later (kueue-sim's build; see
+				// sim/tools/pins/k8sbin/kube-controller-manager).
+				"--kueue-sim-job-sync-batch-period=0",
 			}, clientRateLimit...)
 		}},
 	} {
+		if c.name == assets.ControllerManager {
+			if err := checkControllerManagerBuild(ctx, cp.Binaries.Path(c.name)); err != nil {
+				return err
+			}
+		}
 		kc, err := cp.userKubeconfig(c.name)
 		if err != nil {
 			return err
@@ -136,4 +147,16 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// checkControllerManagerBuild tells whether the kube-controller-manager at
+// path is kueue-sim's build, which takes the flags startChildren passes.
+func checkControllerManagerBuild(ctx context.Context, path string) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	if v := strings.TrimSpace(string(out)); err != nil || !strings.Contains(v, "+"+assets.ControllerManagerBuild) {
+		return fmt.Errorf("%s is not kueue-sim's build of kube-controller-manager (it reports %q, want +%s): run `sim tools install` to rebuild it", path, v, assets.ControllerManagerBuild)
+	}
+	return nil
 }

@@ -22,7 +22,7 @@ import (
 // between; a step that is not quiet after settleTimeout is logged as a
 // warning and the run goes on.
 const (
-	settlePoll    = 20 * time.Millisecond
+	settlePoll    = 10 * time.Millisecond
 	settleRounds  = 3
 	settleTimeout = 2 * time.Minute
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -170,6 +171,9 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	if err := r.setUp(ctx); err != nil {
 		return res, err
 	}
+	if os.Getenv("KUEUESIM_DEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "setUp done after %s %v\n", time.Since(began), r.settle.waits)
+	}
 	arrivals, err := Plan(r.s, r.seed)
 	if err != nil {
 		return res, err
@@ -226,6 +230,9 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 		began := time.Now()
 		defer func() { r.settling += time.Since(began) }()
 		busy, err := r.settle.wait(ctx, also)
+		if os.Getenv("KUEUESIM_DEBUG") != "" {
+			fmt.Fprintf(os.Stderr, "  settle (held %v) %s\n", also != nil, time.Since(began))
+		}
 		if err == nil && busy != "" {
 			extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "NotSettled",
 				Message: fmt.Sprintf("the control plane was still busy after %s (%s); results of this step may depend on machine speed", settleTimeout, busy)})
@@ -249,6 +256,9 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	}
 	if err := settle(nil); err != nil {
 		return err
+	}
+	if os.Getenv("KUEUESIM_DEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "step %s: %v\n", t, r.settle.waits)
 	}
 	return r.endStep(extra)
 }

@@ -76,9 +76,15 @@ func (in *Installer) Status(ctx context.Context, tools []Tool) []Status {
 	for i, t := range tools {
 		s := Status{Tool: t, Path: filepath.Join(in.dir, t.Name)}
 		s.Present = assets.IsExecutable(s.Path)
-		if s.Present && t.Set == Kwok {
+		switch {
+		case !s.Present:
+		case t.Set == Kwok:
 			if v := reportedVersion(ctx, s.Path); v != t.Version {
 				s.Present, s.Note = false, "reports "+cmpOr(v, "no version")
+			}
+		case t.build != "":
+			if v := versionOutput(ctx, s.Path); !strings.Contains(v, t.Version+t.build) {
+				s.Present, s.Note = false, "not kueue-sim's build (reports "+cmpOr(v, "no version")+")"
 			}
 		}
 		out[i] = s
@@ -90,10 +96,15 @@ var versionPattern = regexp.MustCompile(`v[0-9][0-9.]*[0-9]`)
 
 // reportedVersion is the first vX.Y.Z in the output of path --version.
 func reportedVersion(ctx context.Context, path string) string {
+	return versionPattern.FindString(versionOutput(ctx, path))
+}
+
+// versionOutput is what path --version prints, trimmed.
+func versionOutput(ctx context.Context, path string) string {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	out, _ := exec.CommandContext(ctx, path, "--version").Output()
-	return versionPattern.FindString(string(out))
+	return strings.TrimSpace(string(out))
 }
 
 func cmpOr(s, fallback string) string {

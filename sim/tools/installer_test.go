@@ -53,7 +53,9 @@ func (r *recorder) Run(_ context.Context, c Command, out io.Writer) error {
 		io.WriteString(out, "compile error\n")
 		return errors.New("exit status 1")
 	}
-	return os.WriteFile(target, []byte("#!/bin/sh\necho built v0.8.0\n"), 0o755)
+	// What a build's --version reports: kwok's pinned version, and
+	// kueue-sim's kube-controller-manager build.
+	return os.WriteFile(target, []byte("#!/bin/sh\necho built v0.8.0 v1.35.4+kueue-sim.1\n"), 0o755)
 }
 
 func newTestInstaller(t *testing.T, dir string, opts ...Option) (*Installer, *recorder, *bytes.Buffer) {
@@ -85,7 +87,7 @@ func TestInstallRunsThePinnedBuilds(t *testing.T) {
 		"GOWORK=off /usr/local/go/bin/go build -trimpath -ldflags -s -w -o STAGE/etcd go.etcd.io/etcd/server/v3",
 		"GOWORK=off /usr/local/go/bin/go build -trimpath -ldflags " + k8sLD + " -o STAGE/kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver",
 		"GOWORK=off /usr/local/go/bin/go build -trimpath -ldflags " + k8sLD + " -o STAGE/kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler",
-		"GOWORK=off /usr/local/go/bin/go build -trimpath -ldflags " + k8sLD + " -o STAGE/kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager",
+		"GOWORK=off /usr/local/go/bin/go build -trimpath -ldflags " + strings.Replace(k8sLD, "=v1.35.4", "=v1.35.4+kueue-sim.1", 1) + " -o STAGE/kube-controller-manager ./kube-controller-manager",
 		"GOBIN=STAGE GOFLAGS=-buildvcs=false /usr/local/go/bin/go install -trimpath -ldflags " + kwokLD + " sigs.k8s.io/kwok/cmd/kwok@v0.8.0",
 		"GOBIN=STAGE GOFLAGS=-buildvcs=false /usr/local/go/bin/go install -trimpath -ldflags " + kwokLD + " sigs.k8s.io/kwok/cmd/kwokctl@v0.8.0",
 	}
@@ -140,6 +142,8 @@ func TestInstallKeepsWhatIsPresent(t *testing.T) {
 	for _, c := range rec.cmds {
 		built = append(built, filepath.Base(c.Args[len(c.Args)-1]))
 	}
+	// (a kube-controller-manager that is not kueue-sim's build would be
+	// rebuilt too: TestStatusOfControllerManagerChecksItsBuild)
 	if diff := cmp.Diff([]string{assets.Scheduler, assets.ControllerManager}, built); diff != "" {
 		t.Errorf("built (-want +got):\n%s", diff)
 	}
@@ -267,6 +271,31 @@ func TestStatusOfKwokChecksItsVersion(t *testing.T) {
 			}
 			if st[0].Present || st[0].Path != filepath.Join(dir, "etcd") {
 				t.Errorf("etcd status = %+v, want missing at %s", st[0], filepath.Join(dir, "etcd"))
+			}
+		})
+	}
+}
+
+// kube-controller-manager counts only as kueue-sim's build (the flag the
+// control plane starts it with): a stock one is rebuilt.
+func TestStatusOfControllerManagerChecksItsBuild(t *testing.T) {
+	for _, tc := range []struct {
+		name, script string
+		present      bool
+		note         string
+	}{
+		{"kueue-sim's build", "echo 'Kubernetes v1.35.4+kueue-sim.1'", true, ""},
+		{"upstream build", "echo 'Kubernetes v1.35.4'", false, "not kueue-sim's build (reports Kubernetes v1.35.4)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, assets.ControllerManager), []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			sel, _ := Select([]string{assets.ControllerManager}, false)
+			st := New(dir).Status(context.Background(), sel)
+			if st[0].Present != tc.present || st[0].Note != tc.note {
+				t.Errorf("status = %+v, want present %v, note %q", st[0], tc.present, tc.note)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package tools
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -21,10 +22,6 @@ const (
 	pinKubernetes = "k8sbin"
 	pinEtcd       = "etcdbin"
 )
-
-// pinFiles maps each file of a pinned module folder to its name in the
-// folder go build runs in.
-var pinFiles = map[string]string{"go.mod.txt": "go.mod", "go.sum.txt": "go.sum", "tools.go.txt": "tools.go"}
 
 // pinnedModule returns the go.mod of a pinned module folder (k8sbin, etcdbin).
 func pinnedModule(pin string) ([]byte, error) {
@@ -95,16 +92,27 @@ func newerGo(a, b string) bool {
 	return false
 }
 
-// writePin writes the module of pin into dir as go.mod, go.sum and tools.go.
+// writePin writes the module of pin into dir: every file of pins/<pin>
+// without its .txt suffix (go.mod, go.sum, tools.go, and the main packages
+// kueue-sim builds instead of upstream's, in their folders).
 func writePin(dir, pin string) error {
-	for src, dst := range pinFiles {
-		data, err := pins.ReadFile(path.Join("pins", pin, src))
+	root := path.Join("pins", pin)
+	err := fs.WalkDir(pins, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".txt") {
+			return err
+		}
+		data, err := pins.ReadFile(p)
 		if err != nil {
-			return fmt.Errorf("reading the pinned module %s: %w", pin, err)
+			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, dst), data, 0o644); err != nil {
-			return fmt.Errorf("writing the pinned module %s: %w", pin, err)
+		dst := filepath.Join(dir, filepath.FromSlash(strings.TrimSuffix(strings.TrimPrefix(p, root+"/"), ".txt")))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
 		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		return fmt.Errorf("writing the pinned module %s: %w", pin, err)
 	}
 	return nil
 }

@@ -31,10 +31,15 @@ type Tool struct {
 	pin     string
 	ldflags string
 	env     []string // added to go's environment
+	// build is what the tool's --version must report after the version
+	// ("+kueue-sim.1"): a binary without it is another build and is
+	// rebuilt.
+	build string
 }
 
 // kubernetesLDFlags are the version ldflags of k8s.io/component-base that a
-// release build sets: without them the binaries say v0.0.0-master.
+// release build sets: without them the binaries say v0.0.0-master. version
+// may carry build metadata (v1.35.4+kueue-sim.1).
 func kubernetesLDFlags(version string) string {
 	const ver = "k8s.io/component-base/version"
 	major, rest, _ := strings.Cut(strings.TrimPrefix(version, "v"), ".")
@@ -61,10 +66,15 @@ func All() []Tool {
 			ldflags: "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=" + strings.TrimPrefix(kwok.Version, "v"),
 			env:     []string{"GOFLAGS=-buildvcs=false"}}
 	}
+	// kube-controller-manager is built from kueue-sim's main (see
+	// pins/k8sbin/kube-controller-manager), marked in its version.
+	kcm := k8s(assets.ControllerManager)
+	kcm.Package, kcm.build = "./"+assets.ControllerManager, "+"+assets.ControllerManagerBuild
+	kcm.ldflags = kubernetesLDFlags(kubernetesVersion + kcm.build)
 	return []Tool{
 		{Name: assets.Etcd, Version: etcdVersion, Package: "go.etcd.io/etcd/server/v3", Set: ControlPlane,
 			pin: pinEtcd, ldflags: "-s -w"},
-		k8s(assets.APIServer), k8s(assets.Scheduler), k8s(assets.ControllerManager),
+		k8s(assets.APIServer), k8s(assets.Scheduler), kcm,
 		kw(kwok.Kwok), kw(kwok.Kwokctl),
 	}
 }
