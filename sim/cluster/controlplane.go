@@ -51,6 +51,7 @@ type ControlPlane struct {
 	Binaries assets.Binaries
 
 	env       *envtest.Environment
+	etcd      etcdState
 	run       *procs.RunDir
 	admin     *envtest.AuthenticatedUser
 	children  []*procs.Process
@@ -157,6 +158,7 @@ func (cp *ControlPlane) Stop() error {
 		for i := len(cp.children) - 1; i >= 0; i-- {
 			errs = append(errs, cp.children[i].Stop(10*time.Second))
 		}
+		errs = append(errs, cp.closeEtcd())
 		if cp.env != nil {
 			if err := cp.env.Stop(); err != nil {
 				errs = append(errs, fmt.Errorf("stopping kube-apiserver and etcd: %w", err))

@@ -61,6 +61,8 @@ type settler struct {
 	// observe runs at every poll, on the caller's goroutine: the engine
 	// drains its observations there.
 	observe func()
+	// etcdRevision reads etcd's revision directly, when the target can.
+	etcdRevision func(context.Context) (int64, error)
 	// others are the engine's own workers: each names unfinished work.
 	others []func() string
 	// waits counts the settle polls that found the control plane busy, by
@@ -208,9 +210,17 @@ func (s *settler) changeMark(ctx context.Context) (string, error) {
 	return s.revision(ctx)
 }
 
-// revision is etcd's current revision, as the API server reports it for a
-// list read from etcd: any write anywhere changes it.
+// revision is etcd's current revision: any write anywhere changes it. It
+// comes from etcd itself where the target can read it (etcdRevision), else
+// from a list the API server reads from etcd.
 func (s *settler) revision(ctx context.Context) (string, error) {
+	if s.etcdRevision != nil {
+		rev, err := s.etcdRevision(ctx)
+		if err != nil {
+			return "", err
+		}
+		return strconv.FormatInt(rev, 10), nil
+	}
 	var l corev1.NamespaceList
 	if err := s.direct.List(ctx, &l, client.Limit(1)); err != nil {
 		return "", fmt.Errorf("reading the etcd revision: %w", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"time"
 
@@ -39,6 +40,9 @@ type Target struct {
 	Cache cache.Cache
 	// FinishPod ends a running pod (the fake kubelet's Finish).
 	FinishPod func(ctx context.Context, pod client.ObjectKey, phase corev1.PodPhase) error
+	// Revision reads etcd's revision directly (the embedded control
+	// plane); nil reads it through the API server.
+	Revision func(context.Context) (int64, error)
 	// Gate holds the in-process Kueue's scheduler while an instant is
 	// applied; nil runs without holding it (decisions may then depend on
 	// how fast Kueue sees each arrival).
@@ -146,6 +150,7 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 		r.settle.poll, r.settle.informerQuiet, r.settle.tryGrace = relaxedPoll, true, relaxedTryGrace
 	}
 	r.settle.observe = r.obs.drain
+	r.settle.etcdRevision = t.Revision
 	r.settle.progress = func() int64 { return r.obs.decisions }
 	r.evict = newEvictor(t.Client, clock)
 	r.obs.evicted = r.evict.add
@@ -229,9 +234,16 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	settle := func(also func() string) error {
 		began := time.Now()
 		defer func() { r.settling += time.Since(began) }()
+		before := maps.Clone(r.settle.waits)
 		busy, err := r.settle.wait(ctx, also)
 		if os.Getenv("KUEUESIM_DEBUG") != "" {
-			fmt.Fprintf(os.Stderr, "  settle (held %v) %s\n", also != nil, time.Since(began))
+			d := map[string]int{}
+			for k, v := range r.settle.waits {
+				if v != before[k] {
+					d[k] = v - before[k]
+				}
+			}
+			fmt.Fprintf(os.Stderr, "  settle (held %v) %s %v\n", also != nil, time.Since(began), d)
 		}
 		if err == nil && busy != "" {
 			extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "NotSettled",
