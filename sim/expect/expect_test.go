@@ -148,7 +148,13 @@ func TestEvaluate(t *testing.T) {
 			"for 5m0s a member's published share disagreed with the log's admissions (Kueue had not updated it yet) and was left out"}},
 		{"fairShare: no shares in the log", newLog(8, map[string]float64{"a": 4, "b": 4}, "gpus", nil).
 			run(0, "a", "big", 8).arrive(1, "b", "x", gpus(1)).end(10), fair(0.1, ""), false, []string{
-			"the log holds no weighted share of cohort gpus's members: Kueue publishes them only with fair sharing on"}},
+			"the log holds no weighted share of cohort gpus's members: fair sharing was on, yet no Share event was recorded for them"}},
+		{"fairShare: no shares in an older log", func() *record.Run {
+			l := newLog(8, map[string]float64{"a": 4, "b": 4}, "gpus", nil)
+			l.evs[0].FairSharing = false
+			return l.run(0, "a", "big", 8).arrive(1, "b", "x", gpus(1)).end(10)
+		}(), fair(0.1, ""), false, []string{
+			"Kueue publishes them only with fair sharing on (cluster.kueue.fairSharing), and logs recorded before kueue-sim observed them have none"}},
 		{"nominalGuarantee: team-b waited 20m for its own quota", starved(), nominal("team-b", "", 10*time.Minute), false, []string{
 			"1 of 1 shortfalls of nominal quota in ClusterQueue team-b lasted longer than 10m0s: ClusterQueue team-b had team-b/b-1 (4 nvidia.com/gpu) waiting from 10m0s to 30m0s (20m0s, more than 10m0s) while it held 0 of its 4 nvidia.com/gpu of nominal quota",
 		}},

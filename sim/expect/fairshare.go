@@ -81,7 +81,11 @@ func fairShare(run *record.Run, tl *metrics.Timeline, f *scenarios.FairShare) Re
 		}
 	})
 	if !observed {
-		return Result{Check: check, Message: fmt.Sprintf("the log holds no weighted share of cohort %s's members: Kueue publishes them only with fair sharing on (cluster.kueue.fairSharing), and logs recorded before kueue-sim observed them have none", f.Cohort)}
+		why := "Kueue publishes them only with fair sharing on (cluster.kueue.fairSharing), and logs recorded before kueue-sim observed them have none"
+		if run.FairSharing {
+			why = "fair sharing was on, yet no Share event was recorded for them"
+		}
+		return Result{Check: check, Message: fmt.Sprintf("the log holds no weighted share of cohort %s's members: %s", f.Cohort, why)}
 	}
 	scope := "workloads waiting"
 	if f.Resource != "" {
