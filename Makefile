@@ -42,6 +42,11 @@ build:
 up: tools build
 	bin/sim up
 
+## unit: every test that needs no control plane (the packages without a TestMain: hack/unit-packages.sh); CI adds -race
+.PHONY: unit
+unit: manifests
+	$(GO) test $(GOTESTFLAGS) $$(hack/unit-packages.sh)
+
 ## test: unit and integration tests against the real control plane
 .PHONY: test
 test: tools

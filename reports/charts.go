@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/kueue-sim/kueue-sim/sim/metrics"
 )
 
 // chartW and chartH are the charts' size in points.
@@ -25,10 +27,15 @@ func plotterGrid() plot.Plotter {
 }
 
 // Charts draws the report's figures: utilization over time per flavor,
-// stacked usage per team, and the queue-wait distribution.
+// stacked usage per team, the queue-wait distribution, and — when the log
+// holds them — Kueue's weighted share of each ClusterQueue over time.
 func (r *Report) Charts() ([]Chart, error) {
 	var out []Chart
-	for _, f := range []func() (Chart, error){r.utilizationChart, r.teamUsageChart, r.waitChart} {
+	charts := []func() (Chart, error){r.utilizationChart, r.teamUsageChart, r.waitChart}
+	if r.clusterQueueShares() > 0 {
+		charts = append(charts, r.sharesChart)
+	}
+	for _, f := range charts {
 		c, err := f()
 		if err != nil {
 			return nil, err
@@ -44,30 +51,30 @@ const maxChartSteps = 400
 
 // chartSegments are the segments the charts draw: the timeline's own, or
 // maxChartSteps equal spans each holding the time-weighted average.
-func (r *Report) chartSegments() []segment {
+func (r *Report) chartSegments() []metrics.Segment {
 	segs := r.series.Segments
 	if len(segs) <= maxChartSteps || r.series.End <= 0 {
 		return segs
 	}
 	width := r.series.End / maxChartSteps
-	out := make([]segment, maxChartSteps)
+	out := make([]metrics.Segment, maxChartSteps)
 	j := 0
 	for b := range out {
 		from, to := time.Duration(b)*width, time.Duration(b+1)*width
 		if b == maxChartSteps-1 {
 			to = r.series.End
 		}
-		acc := segment{From: from, To: to, flavor: make([]float64, len(segs[0].flavor)), team: make([]float64, len(segs[0].team))}
+		acc := metrics.Segment{From: from, To: to, Flavor: make([]float64, len(segs[0].Flavor)), Team: make([]float64, len(segs[0].Team))}
 		for ; j < len(segs) && segs[j].From < to; j++ {
 			w := (min(segs[j].To, to) - max(segs[j].From, from)).Seconds() / (to - from).Seconds()
-			for i, v := range segs[j].flavor {
-				acc.flavor[i] += w * v
+			for i, v := range segs[j].Flavor {
+				acc.Flavor[i] += w * v
 			}
-			for i, v := range segs[j].team {
-				acc.team[i] += w * v
+			for i, v := range segs[j].Team {
+				acc.Team[i] += w * v
 			}
 			if segs[j].To > to {
-				break // the segment goes on into the next span
+				break // the metrics.Segment goes on into the next span
 			}
 		}
 		out[b] = acc
@@ -76,7 +83,7 @@ func (r *Report) chartSegments() []segment {
 }
 
 // steps is a step series over the chart's segments, x in simulated hours.
-func (r *Report) steps(segs []segment, f func(segment) float64) plotter.XYs {
+func (r *Report) steps(segs []metrics.Segment, f func(metrics.Segment) float64) plotter.XYs {
 	var xys plotter.XYs
 	for _, s := range segs {
 		v := f(s)
@@ -99,8 +106,9 @@ func (r *Report) utilizationChart() (Chart, error) {
 		if f.Resource != res || f.Capacity == 0 {
 			continue
 		}
-		k, capacity := r.series.flavors.idx[fr{f.Flavor, res}], f.Capacity
-		l, err := plotter.NewLine(r.steps(segs, func(s segment) float64 { return 100 * s.flavor[k] / capacity }))
+		k, _ := r.series.Flavors.Index(metrics.FR{Flavor: f.Flavor, Resource: res})
+		capacity := f.Capacity
+		l, err := plotter.NewLine(r.steps(segs, func(s metrics.Segment) float64 { return 100 * s.Flavor[k] / capacity }))
 		if err != nil {
 			return Chart{}, fmt.Errorf("drawing utilization of %s: %w", f.Flavor, err)
 		}
@@ -126,13 +134,13 @@ func (r *Report) teamUsageChart() (Chart, error) {
 		pos[t.Name] = len(teams)
 		teams = append(teams, t.Name)
 	}
-	// stacked[j][n] is what teams[:n] hold in segment j.
+	// stacked[j][n] is what teams[:n] hold in metrics.Segment j.
 	stacked := make([][]float64, len(segs))
 	for j, s := range segs {
 		use := make([]float64, len(teams))
-		for i, k := range r.series.teams.list {
+		for i, k := range r.series.Teams.List() {
 			if k.Resource == res {
-				use[pos[k.Group]] += s.team[i]
+				use[pos[k.Group]] += s.Team[i]
 			}
 		}
 		stacked[j] = make([]float64, len(teams)+1)
@@ -215,8 +223,67 @@ func (r *Report) waitChart() (Chart, error) {
 		SVG:     svg}, err
 }
 
+// clusterQueueShares counts the ClusterQueues Kueue published shares of.
+func (r *Report) clusterQueueShares() int {
+	n := 0
+	for _, s := range r.shares {
+		if s.Kind == metrics.KindClusterQueue {
+			n++
+		}
+	}
+	return n
+}
+
+// sharesChart draws each ClusterQueue's published weighted share as steps
+// from each value Kueue published to the next (or the end of the run).
+func (r *Report) sharesChart() (Chart, error) {
+	p := NewPlot("", "simulated time (hours)", "weighted share (1000 = lendable quota)")
+	top := float64(metrics.ShareUnit) / 10
+	for _, s := range r.shares {
+		for _, pt := range s.Points {
+			if v := float64(pt.Share); pt.Share != math.MaxInt64 && v > top {
+				top = v
+			}
+		}
+	}
+	weights := map[string]float64{}
+	for _, cq := range r.ClusterQueues {
+		weights[cq.Name] = cq.Weight
+	}
+	i := 0
+	for _, s := range r.shares {
+		if s.Kind != metrics.KindClusterQueue {
+			continue
+		}
+		var xys plotter.XYs
+		for j, pt := range s.Points {
+			to := r.series.End
+			if j+1 < len(s.Points) {
+				to = s.Points[j+1].T
+			}
+			v := math.Min(float64(pt.Share), top) // a zero weight that borrows: drawn at the top
+			xys = append(xys, plotter.XY{X: pt.T.Hours(), Y: v}, plotter.XY{X: max(pt.T, to).Hours(), Y: v})
+		}
+		l, err := plotter.NewLine(xys)
+		if err != nil {
+			return Chart{}, fmt.Errorf("drawing the weighted share of %s: %w", s.Name, err)
+		}
+		l.Color, l.Width = seriesColor(i), vg.Points(1.5)
+		p.Add(l)
+		p.Legend.Add(fmt.Sprintf("%s (weight %s)", s.Name, trim(metrics.Weight(weights, s.Name))), l)
+		i++
+	}
+	p.Y.Min, p.Y.Max = 0, top*(1.2+0.12*float64(i)) // room for the legend
+	p.X.Min = 0
+	p.Legend.Top = true
+	svg, err := RenderSVG(p, chartW, chartH)
+	return Chart{ID: "shares", Title: "Weighted share per ClusterQueue",
+		Caption: "Kueue's status.fairSharing.weightedShare of each ClusterQueue as the engine observed it: usage above nominal quota over the cohort's lendable quota, of the dominant resource, divided by the weight, ×1000. Kueue admits from the lowest and preempts from the highest.",
+		SVG:     svg}, err
+}
+
 // averagedNote says when a chart shows averages over spans of time.
-func (r *Report) averagedNote(segs []segment) string {
+func (r *Report) averagedNote(segs []metrics.Segment) string {
 	if len(segs) == len(r.series.Segments) || len(segs) == 0 {
 		return ""
 	}

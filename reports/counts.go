@@ -3,6 +3,7 @@ package reports
 import (
 	"sort"
 
+	"github.com/kueue-sim/kueue-sim/sim/metrics"
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
@@ -23,7 +24,7 @@ type Refusal struct {
 	Message string `json:"message"`
 }
 
-func totals(run *record.Run, tl *timeline) Totals {
+func totals(run *record.Run) Totals {
 	t := Totals{Workloads: len(run.Workloads)}
 	for _, w := range run.Workloads {
 		if w.Admitted() {
@@ -45,7 +46,7 @@ func totals(run *record.Run, tl *timeline) Totals {
 				t.Finished++
 			}
 		}
-		if pendingAtEnd(w) {
+		if metrics.PendingAtEnd(w) {
 			t.PendingAtEnd++
 		} else if w.Refused == nil && w.Finished == nil && w.Deleted == nil {
 			t.RunningAtEnd++

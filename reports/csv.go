@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/kueue-sim/kueue-sim/sim/metrics"
 )
 
 // CSV files WriteAll writes. A time series has a row for a key (a flavor's
@@ -23,6 +25,7 @@ var csvFiles = []struct {
 	{"teams.csv", (*Report).teamsCSV},
 	{"pending.csv", (*Report).pendingCSV},
 	{"waits.csv", (*Report).waitsCSV},
+	{"shares.csv", (*Report).sharesCSV},
 }
 
 // WriteCSV writes the named CSV file's content to w.
@@ -42,9 +45,9 @@ func (r *Report) WriteCSV(name string, w io.Writer) error {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// changes writes, for every key, a row at 0, at each segment where the
+// changes writes, for every key, a row at 0, at each metrics.Segment where the
 // key's values change, and at the end of the run.
-func (r *Report) changes(w *csv.Writer, n int, values func(s segment, key int) []string, row func(t float64, key int, vals []string) []string) error {
+func (r *Report) changes(w *csv.Writer, n int, values func(s metrics.Segment, key int) []string, row func(t float64, key int, vals []string) []string) error {
 	segs := r.series.Segments
 	last := make([][]string, n)
 	for j, s := range segs {
@@ -74,9 +77,9 @@ func (r *Report) utilizationCSV(w *csv.Writer) error {
 	if err := w.Write([]string{"t_seconds", "flavor", "resource", "capacity", "used", "utilization"}); err != nil {
 		return err
 	}
-	return r.changes(w, len(r.Flavors), func(s segment, k int) []string {
+	return r.changes(w, len(r.Flavors), func(s metrics.Segment, k int) []string {
 		f := r.Flavors[k]
-		used := r.series.flavorAt(s, fr{f.Flavor, f.Resource})
+		used := r.series.FlavorAt(s, metrics.FR{Flavor: f.Flavor, Resource: f.Resource})
 		u := ""
 		if f.Capacity > 0 {
 			u = num(used / f.Capacity)
@@ -100,16 +103,16 @@ func (r *Report) clusterQueuesCSV(w *csv.Writer) error {
 	var ks []key
 	for _, cq := range r.ClusterQueues {
 		for _, q := range cq.Resources {
-			ks = append(ks, key{cq.Name, q, r.series.cqs.idx[gfr{cq.Name, q.Flavor, q.Resource}]})
+			ks = append(ks, key{cq.Name, q, cqIndex(r.series, metrics.GFR{Group: cq.Name, Flavor: q.Flavor, Resource: q.Resource})})
 		}
 	}
-	lent := r.series.lent
+	lent := r.series.Lent
 	seg := map[time.Duration]int{}
 	for j, s := range r.series.Segments {
 		seg[s.From] = j
 	}
-	return r.changes(w, len(ks), func(s segment, k int) []string {
-		used := s.cq[ks[k].i]
+	return r.changes(w, len(ks), func(s metrics.Segment, k int) []string {
+		used := s.CQ[ks[k].i]
 		return []string{num(used), num(max(0, used-ks[k].q.Nominal)), num(lent[seg[s.From]][ks[k].i])}
 	}, func(t float64, k int, vals []string) []string {
 		q := ks[k].q
@@ -121,7 +124,7 @@ func (r *Report) teamsCSV(w *csv.Writer) error {
 	if err := w.Write([]string{"t_seconds", "team", "flavor", "resource", "used"}); err != nil {
 		return err
 	}
-	ks := r.series.teams.list
+	ks := r.series.Teams.List()
 	sorted := make([]int, len(ks))
 	for i := range sorted {
 		sorted[i] = i
@@ -130,8 +133,8 @@ func (r *Report) teamsCSV(w *csv.Writer) error {
 		x, y := ks[sorted[a]], ks[sorted[b]]
 		return x.Group < y.Group || x.Group == y.Group && (x.Flavor < y.Flavor || x.Flavor == y.Flavor && x.Resource < y.Resource)
 	})
-	return r.changes(w, len(ks), func(s segment, k int) []string {
-		return []string{num(s.team[sorted[k]])}
+	return r.changes(w, len(ks), func(s metrics.Segment, k int) []string {
+		return []string{num(s.Team[sorted[k]])}
 	}, func(t float64, k int, vals []string) []string {
 		key := ks[sorted[k]]
 		return append([]string{num(t), key.Group, key.Flavor, key.Resource}, vals...)
@@ -142,9 +145,9 @@ func (r *Report) pendingCSV(w *csv.Writer) error {
 	if err := w.Write([]string{"t_seconds", "cluster_queue", "workloads", "resource", "requested"}); err != nil {
 		return err
 	}
-	return r.changes(w, len(r.ClusterQueues), func(s segment, k int) []string {
+	return r.changes(w, len(r.ClusterQueues), func(s metrics.Segment, k int) []string {
 		cq := r.ClusterQueues[k].Name
-		return []string{strconv.Itoa(int(r.series.pendingNAt(s, cq))), r.Resource, num(r.series.pendingAt(s, cq, r.Resource))}
+		return []string{strconv.Itoa(int(r.series.PendingNAt(s, cq))), r.Resource, num(r.series.PendingAt(s, cq, r.Resource))}
 	}, func(t float64, k int, vals []string) []string {
 		return append([]string{num(t), r.ClusterQueues[k].Name}, vals...)
 	})
@@ -161,6 +164,42 @@ func (r *Report) waitsCSV(w *csv.Writer) error {
 		}
 		if err := w.Write([]string{x.Workload, x.Team, x.Kind, num(x.Arrived), admitted, num(x.Seconds)}); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// cqIndex is the number of a ClusterQueue series the report lists.
+func cqIndex(tl *metrics.Timeline, k metrics.GFR) int {
+	i, _ := tl.CQs.Index(k)
+	return i
+}
+
+// sharesCSV has a row per weighted share Kueue published (a ClusterQueue's
+// or a Cohort's) and one per series at the end of the run; no rows when
+// the log holds none.
+func (r *Report) sharesCSV(w *csv.Writer) error {
+	if err := w.Write([]string{"t_seconds", "kind", "name", "cohort", "weight", "weighted_share"}); err != nil {
+		return err
+	}
+	run := r.run
+	for _, s := range r.shares {
+		cohort, weight := run.Cohorts[s.Name], metrics.Weight(run.Weights, s.Name)
+		if s.Kind == metrics.KindCohort {
+			cohort, weight = run.CohortParents[s.Name], metrics.Weight(run.CohortWeights, s.Name)
+		}
+		row := func(t float64, v int64) []string {
+			return []string{num(t), s.Kind, s.Name, cohort, num(weight), strconv.FormatInt(v, 10)}
+		}
+		for _, p := range s.Points {
+			if err := w.Write(row(p.T.Seconds(), p.Share)); err != nil {
+				return err
+			}
+		}
+		if last := s.Points[len(s.Points)-1]; last.T < r.series.End {
+			if err := w.Write(row(r.series.End.Seconds(), last.Share)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -12,21 +12,12 @@
 // for a pull-request comment) and report.html (one self-contained page with
 // charts drawn by gonum/plot as inline SVG).
 //
-// Definitions used throughout:
-//   - Utilization of a flavor's resource is the quota Kueue had admitted on
-//     it, integrated over the run (resource-hours), divided by the flavor's
-//     node capacity times the run's simulated length.
-//   - Queue wait is the time from arrival to first admission; a workload
-//     never admitted waits until the end of the run (and is counted as
-//     pending at the end). Workloads refused by a webhook have no wait.
-//   - A ClusterQueue borrows what it uses above its nominal quota. It lends
-//     what the rest of its cohort borrows out of its unused nominal quota;
-//     when several ClusterQueues have unused quota, what the cohort borrows
-//     is apportioned to them by their unused amounts.
-//   - Fair share: at every moment, the cohort's nominal quota divided by
-//     weighted max-min among its ClusterQueues, each capped at its demand
-//     (what it holds plus what it waits for). Jain's index is taken over the
-//     ClusterQueues with demand, of each one's holding divided by its fair
-//     share, averaged over the time during which at least two ClusterQueues
-//     had demand and one of them had pending demand.
+// The numbers themselves — utilization, queue waits, borrowing and
+// lending, fairness — come from package metrics, the same code the
+// expectations (package expect) judge a run by, so a report and an
+// expectation cannot disagree; package metrics' documentation defines
+// them. Fairness is Kueue's own: the weighted share Kueue published for
+// every ClusterQueue and Cohort (status.fairSharing.weightedShare), as
+// the engine observed it, per member over time (shares.csv, a chart) and
+// the gaps between members with waiting workloads and the others.
 package reports

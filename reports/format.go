@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -34,7 +35,7 @@ func trim(v float64) string {
 }
 
 // scope names a WaitStats group.
-func (w WaitStats) scope() string {
+func scope(w WaitStats) string {
 	switch {
 	case w.Team != "":
 		return "team " + w.Team
@@ -58,4 +59,13 @@ func (r *Report) passedCount() int {
 		}
 	}
 	return n
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -12,13 +12,14 @@ import (
 var htmlTemplate string
 
 var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"dur":    Dur,
-	"pct":    Pct,
-	"trim":   trim,
-	"amount": Amount,
-	"scope":  WaitStats.scope,
-	"join":   func(s []string) string { return strings.Join(s, ", ") },
-	"deref":  func(f *float64) float64 { return *f },
+	"dur":         Dur,
+	"pct":         Pct,
+	"trim":        trim,
+	"amount":      Amount,
+	"scope":       scope,
+	"join":        func(s []string) string { return strings.Join(s, ", ") },
+	"share":       shareText,
+	"fairSummary": fairnessSummary,
 	// svg inlines a chart that RenderSVG drew from the report's own
 	// numbers and names: no input reaches it unescaped by gonum/plot.
 	"svg": func(s string) template.HTML { return template.HTML(s) }, //nolint:gosec
@@ -43,7 +44,8 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		Charts              []Chart
 		Passed              int
 		TeamHours, TeamPeak map[string]float64
-	}{r, charts, r.passedCount(), map[string]float64{}, map[string]float64{}}
+		ShareTables         map[string]ShareTable
+	}{r, charts, r.passedCount(), map[string]float64{}, map[string]float64{}, r.shareTables()}
 	for _, t := range r.Teams {
 		for _, u := range t.Resources {
 			if u.Resource == r.Resource {

@@ -103,7 +103,7 @@ const chartsJS = `Array.from(document.querySelectorAll('figure.chart')).map(f =>
 })`
 
 // The HTML report of the hand-made run renders in headless Chromium with
-// no console error, and its three charts are drawn with a visible size.
+// no console error, and its four charts are drawn with a visible size.
 func TestHTMLReportRendersInChromium(t *testing.T) {
 	dir := t.TempDir()
 	if err := handmade(t).WriteFiles(dir); err != nil {
@@ -143,7 +143,7 @@ func TestHTMLReportRendersInChromium(t *testing.T) {
 	if tables < 8 {
 		t.Errorf("%d tables, want the 8 or more of every section", tables)
 	}
-	want := []string{"chart-utilization", "chart-team-usage", "chart-waits"}
+	want := []string{"chart-utilization", "chart-team-usage", "chart-waits", "chart-shares"}
 	if len(charts) != len(want) {
 		t.Fatalf("charts %+v, want %v", charts, want)
 	}

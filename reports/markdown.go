@@ -33,7 +33,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 
 	b.WriteString("\n**Queue wait** (arrival to first admission)\n\n| Scope | Workloads | p50 | p90 | p99 | max | Never admitted |\n|---|--:|--:|--:|--:|--:|--:|\n")
 	for _, s := range r.Waits {
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %d |\n", s.scope(), s.Workloads, Dur(s.P50), Dur(s.P90), Dur(s.P99), Dur(s.Max), s.NeverAdmitted)
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %d |\n", scope(s), s.Workloads, Dur(s.P50), Dur(s.P90), Dur(s.P99), Dur(s.Max), s.NeverAdmitted)
 	}
 
 	fmt.Fprintf(&b, "\n**ClusterQueues** (%s)\n\n| ClusterQueue | Cohort | Nominal | Average used | Peak | Borrowed h | Lent h | Preemptions | Pending at end |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n", res)
@@ -50,14 +50,14 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 
 	for _, f := range r.Fairness {
-		jain := "n/a (no contention)"
-		if f.Jain != nil {
-			jain = fmt.Sprintf("%.3f over %s of contention", *f.Jain, Dur(f.ContendedSeconds))
+		fmt.Fprintf(&b, "\n**Fairness** — %s\n", mdEscape(fairnessSummary(f)))
+		if !f.SharesObserved {
+			continue
 		}
-		fmt.Fprintf(&b, "\n**Fairness** in cohort %s (%s %s): Jain's index %s\n\n| ClusterQueue | Weight | Time with demand | Average share | Average fair share | Worst shortfall |\n|---|--:|--:|--:|--:|--:|\n",
-			f.Cohort, trim(f.Quota), f.Resource, jain)
+		b.WriteString("\n| Member | Weight | Time waiting | Average share | Average share while waiting | Peak | At end | Worst gap while waiting |\n|---|--:|--:|--:|--:|--:|--:|--:|\n")
 		for _, m := range f.Members {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", m.ClusterQueue, trim(m.Weight), Dur(m.DemandSeconds), Pct(m.AverageShare), Pct(m.AverageFairShare), Pct(m.WorstShortfall))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", m.Name, trim(m.Weight), Dur(m.WaitingSeconds),
+				trim(m.AverageShare), trim(m.AverageShareWaiting), shareText(m.PeakShare), shareText(m.EndShare), trim(m.WorstGap))
 		}
 	}
 

@@ -28,7 +28,8 @@ func (m Metric) ID() string {
 // MetricKind describes one metric name: its unit and which way is better.
 type MetricKind struct {
 	Name string
-	// Unit: ratio (0..1, shown as %), index (0..1), seconds, count or hours.
+	// Unit: ratio (0..1, shown as %), index (0..1), seconds, count, hours
+	// or share (Kueue's weighted share: 1000 = a cohort's lendable quota).
 	Unit string
 	// Better is +1 when higher is better, -1 when lower is better, 0 when
 	// any change matters.
@@ -53,7 +54,7 @@ var MetricKinds = []MetricKind{
 	{"evictions", "count", -1, nil, "evictions other than preemption"},
 	{"refusals", "count", 0, nil, "workloads refused by admission webhooks"},
 	{"off_flavor_pods", "count", -1, nil, "pods placed on nodes without their flavor's labels"},
-	{"fairness_jain", "index", +1, []string{"cohort", "resource"}, "Jain's index of holdings over fair shares while contended"},
+	{"fair_share_gap", "share", -1, []string{"cohort", "stat"}, "how far a cohort member with waiting workloads trailed another's weighted share as Kueue published it (status.fairSharing.weightedShare; 1000 = the cohort's lendable quota at weight 1); stat is max, or mean over the time with workloads waiting; only for logs with weighted shares"},
 	{"borrowed_hours", "hours", 0, []string{"cluster_queue", "resource"}, "resource-hours used above nominal quota"},
 }
 
@@ -118,8 +119,9 @@ func (r *Report) Metrics() []Metric {
 	add("refusals", float64(t.Refused))
 	add("off_flavor_pods", float64(t.OffFlavorPods))
 	for _, f := range r.Fairness {
-		if f.Jain != nil {
-			add("fairness_jain", *f.Jain, "cohort", f.Cohort, "resource", f.Resource)
+		if f.SharesObserved {
+			add("fair_share_gap", f.MaxGap, "cohort", f.Cohort, "stat", "max")
+			add("fair_share_gap", f.MeanGap, "cohort", f.Cohort, "stat", "mean")
 		}
 	}
 	for _, cq := range r.ClusterQueues {
@@ -144,4 +146,16 @@ func (r *Report) Metrics() []Metric {
 		return out[i].ID() < out[j].ID()
 	})
 	return out
+}
+
+// SharesObserved tells whether the run's log held Kueue's weighted shares
+// of some cohort's members: logs recorded before kueue-sim observed them
+// have none, and then fairness cannot be compared.
+func (r *Report) SharesObserved() bool {
+	for _, f := range r.Fairness {
+		if f.SharesObserved {
+			return true
+		}
+	}
+	return false
 }

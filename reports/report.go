@@ -4,12 +4,26 @@ import (
 	"sort"
 
 	"github.com/kueue-sim/kueue-sim/sim/expect"
+	"github.com/kueue-sim/kueue-sim/sim/metrics"
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
 // SchemaVersion is the version of report.json's layout. It changes when a
 // field is renamed, removed or changes meaning; new fields keep it.
-const SchemaVersion = 1
+const SchemaVersion = 2
+
+// The report's tables are package metrics' numbers, the ones expectations
+// judge too.
+type (
+	FlavorUsage    = metrics.FlavorUsage
+	ClusterQueue   = metrics.ClusterQueue
+	QuotaUsage     = metrics.QuotaUsage
+	Team           = metrics.Team
+	TeamUsage      = metrics.TeamUsage
+	WaitStats      = metrics.WaitStats
+	CohortFairness = metrics.CohortFairness
+	MemberFairness = metrics.MemberFairness
+)
 
 // Report is everything the reports say about one run. Times and durations
 // are simulated seconds; amounts are in each resource's base unit (GPUs,
@@ -21,26 +35,28 @@ type Report struct {
 	Pacing        string `json:"pacing,omitempty"`
 	// DurationSeconds is the simulated length of the run.
 	DurationSeconds float64 `json:"durationSeconds"`
-	// Resource is the resource the fairness section, the charts and the
-	// summary focus on: nvidia.com/gpu when the cluster has GPUs.
+	// Resource is the resource the charts and the summary focus on:
+	// nvidia.com/gpu when the cluster has GPUs.
 	Resource string `json:"resource"`
 
-	Totals        Totals           `json:"totals"`
-	Flavors       []FlavorUsage    `json:"flavors"`
-	ClusterQueues []ClusterQueue   `json:"clusterQueues"`
-	Teams         []Team           `json:"teams"`
-	Waits         []WaitStats      `json:"waits"`
-	Preemptions   []ReasonCount    `json:"preemptions"`
-	Evictions     []ReasonCount    `json:"evictions"`
-	Refusals      []Refusal        `json:"refusals"`
-	Fairness      []CohortFairness `json:"fairness"`
-	Placement     []PoolPlacement  `json:"placement"`
-	Why           []Why            `json:"why"`
-	Expectations  []expect.Result  `json:"expectations"`
-	Warnings      []string         `json:"warnings,omitempty"`
-	series        *timeline        // for the CSV files and charts; not in JSON
-	waits         []workloadWait   // per workload, for waits.csv and the chart
-	run           *record.Run      // the source
+	Totals        Totals         `json:"totals"`
+	Flavors       []FlavorUsage  `json:"flavors"`
+	ClusterQueues []ClusterQueue `json:"clusterQueues"`
+	Teams         []Team         `json:"teams"`
+	Waits         []WaitStats    `json:"waits"`
+	Preemptions   []ReasonCount  `json:"preemptions"`
+	Evictions     []ReasonCount  `json:"evictions"`
+	Refusals      []Refusal      `json:"refusals"`
+	// Fairness is each cohort's balance in Kueue's weighted shares.
+	Fairness     []CohortFairness      `json:"fairness"`
+	Placement    []PoolPlacement       `json:"placement"`
+	Why          []Why                 `json:"why"`
+	Expectations []expect.Result       `json:"expectations"`
+	Warnings     []string              `json:"warnings,omitempty"`
+	series       *metrics.Timeline     // for the CSV files and charts; not in JSON
+	shares       []metrics.ShareSeries // Kueue's weighted shares, for shares.csv and the chart
+	waits        []metrics.Wait        // per workload, for waits.csv and the chart
+	run          *record.Run           // the source
 }
 
 // Totals count workloads and decisions.
@@ -80,16 +96,17 @@ func Build(run *record.Run, results []expect.Result) *Report {
 		Expectations:    append([]expect.Result{}, results...),
 		run:             run,
 	}
-	r.series = buildTimeline(run)
-	r.Totals = totals(run, r.series)
-	r.Flavors = flavorUsage(run, r.series)
-	r.ClusterQueues = clusterQueues(run, r.series)
-	r.Teams = teams(run, r.series)
-	r.waits = workloadWaits(run)
-	r.Waits = waitStats(r.waits)
+	r.series = metrics.NewTimeline(run)
+	r.Totals = totals(run)
+	r.Flavors = metrics.FlavorUsages(run, r.series)
+	r.ClusterQueues = metrics.ClusterQueues(run, r.series)
+	r.Teams = metrics.Teams(run, r.series)
+	r.waits = metrics.Waits(run)
+	r.Waits = metrics.WaitGroups(r.waits)
 	r.Preemptions, r.Evictions = reasonCounts(run)
 	r.Refusals = refusals(run)
-	r.Fairness = fairness(run, r.series, r.Resource)
+	r.shares = metrics.ShareSeriesOf(run)
+	r.Fairness = metrics.Fairness(run, r.series)
 	r.Placement = placement(run)
 	r.Why = why(run)
 	for _, e := range results {

@@ -103,27 +103,68 @@ func TestHandmadeWaits(t *testing.T) {
 	}
 }
 
-// Fairness in cohort gpus (8 GPUs): contention (someone pending, two
-// ClusterQueues with demand) on [600,2400) and [3000,3600).
-//   - [600,1800): a holds 4 with 4 pending (a-2); b holds 4 (from 1200
-//     with 4 pending too). Fair shares 4 and 4: Jain 1.
-//   - [1800,2400): a holds 4, b holds 4 with 4 pending: Jain 1.
-//   - [3000,3600): a holds 0 with 8 pending (a-3), b holds 4 and wants no
-//     more: fair shares 4 and 4; holdings/fair = 0 and 1: Jain 1/2.
-//
-// Jain averaged over 2400 s: (1800·1 + 600·0.5)/2400 = 0.875. team-a was
-// pending 1800 s, holding half the quota for 1200 s and none for 600 s:
-// average share 1/3 against a fair share of 1/2, worst shortfall 1/2.
+// Fairness in cohort gpus, in the weighted shares Kueue published:
+// team-a 500 on [0,600) (it borrows 4 of the cohort's 8 lendable GPUs),
+// then 0; team-b 0 throughout. Workloads waited on [600,2400) (a-2, then
+// b-2) and [3000,3600) (a-3): 2400 s, with no gap, every share being 0
+// by then. team-a waited 1800 s and averaged 500·600/3600 over the run.
 func TestHandmadeFairness(t *testing.T) {
 	r := handmade(t)
-	jain := 0.875
-	want := []CohortFairness{{Cohort: "gpus", Resource: "nvidia.com/gpu", Quota: 8, Jain: &jain, ContendedSeconds: 2400,
-		Members: []Member{
-			{ClusterQueue: "team-a", Weight: 1, DemandSeconds: 1800, AverageShare: 1.0 / 3, AverageFairShare: 0.5, WorstShortfall: 0.5},
-			{ClusterQueue: "team-b", Weight: 1, DemandSeconds: 1200, AverageShare: 0.5, AverageFairShare: 0.5},
+	want := []CohortFairness{{Cohort: "gpus", SharesObserved: true, WaitingSeconds: 2400,
+		Members: []MemberFairness{
+			{Kind: "ClusterQueue", Name: "team-a", Weight: 1, WaitingSeconds: 1800, AverageShare: 500.0 * 600 / 3600, PeakShare: 500},
+			{Kind: "ClusterQueue", Name: "team-b", Weight: 1, WaitingSeconds: 1200},
 		}}}
 	if diff := cmp.Diff(want, r.Fairness, approx); diff != "" {
 		t.Errorf("fairness (-want +got):\n%s", diff)
+	}
+	var b bytes.Buffer
+	if err := r.WriteCSV("shares.csv", &b); err != nil {
+		t.Fatal(err)
+	}
+	wantCSV := `t_seconds,kind,name,cohort,weight,weighted_share
+0,ClusterQueue,notebooks,,1,0
+3600,ClusterQueue,notebooks,,1,0
+0,ClusterQueue,team-a,gpus,1,500
+600,ClusterQueue,team-a,gpus,1,0
+3600,ClusterQueue,team-a,gpus,1,0
+0,ClusterQueue,team-b,gpus,1,0
+3600,ClusterQueue,team-b,gpus,1,0
+0,Cohort,gpus,,1,0
+3600,Cohort,gpus,,1,0
+`
+	if diff := cmp.Diff(wantCSV, b.String()); diff != "" {
+		t.Errorf("shares.csv (-want +got):\n%s", diff)
+	}
+}
+
+// A log recorded before kueue-sim observed weighted shares has no fairness
+// numbers, says so, and yields no fairness metric.
+func TestFairnessWithoutShares(t *testing.T) {
+	run, results, err := LoadEvents(filepath.Join("testdata", "handmade.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.Shares = nil
+	r := Build(run, results)
+	if r.SharesObserved() || len(r.Fairness) != 1 || r.Fairness[0].SharesObserved {
+		t.Fatalf("fairness without shares: %+v", r.Fairness)
+	}
+	for _, m := range r.Metrics() {
+		if m.Name == "fair_share_gap" {
+			t.Errorf("metric %s from a log without shares", m.ID())
+		}
+	}
+	var b bytes.Buffer
+	if err := r.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "the log holds no weighted share of its members") {
+		t.Errorf("report.md does not say the shares are missing:\n%s", b.String())
+	}
+	charts, err := r.Charts()
+	if err != nil || len(charts) != 3 {
+		t.Errorf("charts without shares: %d, %v; want the 3 others", len(charts), err)
 	}
 }
 
@@ -196,7 +237,7 @@ func TestWriteAllAndLoad(t *testing.T) {
 	if err := r.WriteFiles(dir); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{JSONFile, MarkdownFile, HTMLFile, "utilization.csv", "clusterqueues.csv", "teams.csv", "pending.csv", "waits.csv"} {
+	for _, name := range []string{JSONFile, MarkdownFile, HTMLFile, "utilization.csv", "clusterqueues.csv", "teams.csv", "pending.csv", "waits.csv", "shares.csv"} {
 		if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -212,7 +253,7 @@ func TestWriteAllAndLoad(t *testing.T) {
 		t.Errorf("metrics of report.json differ from the built report's (-built +read):\n%s", diff)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, MarkdownFile))
-	for _, s := range []string{"| a100 | 8 | 8 | 91.7% |", "Jain's index 0.875", "`team-a/a-3`", "| preemption | InCohortReclamation | 1 |"} {
+	for _, s := range []string{"| a100 | 8 | 8 | 91.7% |", "| team-a | 1 | 30m0s | 83.33 | 0 | 500 | 0 | 0 |", "`team-a/a-3`", "| preemption | InCohortReclamation | 1 |"} {
 		if !strings.Contains(string(md), s) {
 			t.Errorf("report.md lacks %q:\n%s", s, md)
 		}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/kueue-sim/kueue-sim/sim/metrics"
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
@@ -55,7 +56,7 @@ func why(run *record.Run) []Why {
 			y.Explanation = "evicted: " + reasonMeaning(e.Reason)
 			out = append(out, y)
 		}
-		if pendingAtEnd(w) {
+		if metrics.PendingAtEnd(w) {
 			y := base
 			y.State, y.AtSeconds = StatePending, run.End.Seconds()
 			if p := w.LastPending; p != nil {

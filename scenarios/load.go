@@ -164,7 +164,7 @@ func nullChecks(tree any) field.ErrorList {
 	var errs field.ErrorList
 	for i, e := range exps {
 		m, _ := e.(map[string]any)
-		for _, check := range []string{"noEviction", "placementMatchesFlavor", "fairShare", "queueWait", "utilization", "counts"} {
+		for _, check := range []string{"noEviction", "placementMatchesFlavor", "fairShare", "nominalGuarantee", "queueWait", "utilization", "counts"} {
 			if v, ok := m[check]; ok && v == nil {
 				errs = append(errs, invalid(field.NewPath("expectations").Index(i).Child(check),
 					fmt.Sprintf("is empty, which YAML reads as unset: write %s: {} (or give its fields)", check)))

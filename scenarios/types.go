@@ -250,9 +250,15 @@ type Expectation struct {
 	// PlacementMatchesFlavor: every pod of an admitted workload runs on a
 	// node carrying its assigned flavor's node labels.
 	PlacementMatchesFlavor *struct{} `json:"placementMatchesFlavor,omitempty"`
-	// FairShare: while a team has pending demand, its share of the resource
-	// stays within Tolerance of its fair share.
+	// FairShare: at every simulated instant, no member of the cohort with
+	// workloads waiting held a weighted share (Kueue's
+	// status.fairSharing.weightedShare, as observed) lower than another
+	// member's by more than Tolerance.
 	FairShare *FairShare `json:"fairShare,omitempty"`
+	// NominalGuarantee: every ClusterQueue with a waiting workload that
+	// fits in its unused nominal quota gets back to its nominal quota (or
+	// has no such workload left) within Within.
+	NominalGuarantee *NominalGuarantee `json:"nominalGuarantee,omitempty"`
 	// QueueWait bounds a percentile of the time from arrival to admission.
 	QueueWait *QueueWait `json:"queueWait,omitempty"`
 	// Utilization: a flavor's resource is used at least Min of the time-
@@ -268,13 +274,29 @@ type NoEviction struct {
 	Kinds []WorkloadKind `json:"kinds,omitempty"`
 }
 
-// FairShare of a resource among the ClusterQueues of a cohort.
+// FairShare bounds how far a cohort member with waiting workloads may
+// trail another member's weighted share, as Kueue published them.
 type FairShare struct {
-	Cohort   string              `json:"cohort"`
-	Resource corev1.ResourceName `json:"resource"`
-	// Tolerance is the largest allowed difference between a ClusterQueue's
-	// share and its fair share, as a fraction of the cohort's quota.
+	Cohort string `json:"cohort"`
+	// Resource, when set, counts only the waiting workloads that request
+	// it (Kueue's shares are of the dominant resource, whichever it is).
+	Resource corev1.ResourceName `json:"resource,omitempty"`
+	// Tolerance is the largest allowed gap between the weighted share of
+	// a member with waiting workloads and a higher member's, as a fraction
+	// of the cohort's lendable quota at weight 1: Kueue's weightedShare
+	// counts that quota as 1000, so 0.1 allows a gap of 100 (plus 1 for
+	// Kueue's rounding up).
 	Tolerance float64 `json:"tolerance"`
+}
+
+// NominalGuarantee names the ClusterQueue, or the cohort whose
+// ClusterQueues (its sub-cohorts' included), must get their nominal quota
+// back within Within of simulated time. Exactly one of ClusterQueue and
+// Cohort is set.
+type NominalGuarantee struct {
+	ClusterQueue string          `json:"clusterQueue,omitempty"`
+	Cohort       string          `json:"cohort,omitempty"`
+	Within       metav1.Duration `json:"within"`
 }
 
 // QueueWait bounds a wait percentile.

@@ -115,12 +115,15 @@ expectations:
 - {name: no-notebook-evictions, noEviction: {kinds: [Notebook, RayCluster]}}
 - {name: placed, placementMatchesFlavor: {}}
 - {name: fair, fairShare: {cohort: org, resource: nvidia.com/gpu, tolerance: 0}}
-- {name: fair-enough, fairShare: {cohort: org, resource: nvidia.com/gpu, tolerance: 1}}
+- {name: fair-enough, fairShare: {cohort: org, tolerance: 1}}
+- {name: own-quota-back, nominalGuarantee: {clusterQueue: research, within: 0s}}
+- {name: cohort-quota-back, nominalGuarantee: {cohort: org, within: 8760h}}
 - {name: longest-wait, queueWait: {team: research, percentile: 100, max: 0s}}
 - {name: p50, queueWait: {stream: train, percentile: 0.1, max: 1h}}
 - {name: idle, utilization: {flavor: a100, resource: nvidia.com/gpu, min: 0}}
 - {name: counted, counts: {stream: train, admitted: 1, refused: 0, preempted: 0, finished: 1}}
-`, "  - name: research\n", "  - name: research\n    cohort: org\n")},
+`, "  - name: research\n", "  - name: research\n    cohort: org\n",
+			"queues:\n", "  kueue:\n    fairSharing: {preemptionStrategies: [LessThanOrEqualToFinalShare]}\nqueues:\n")},
 		{"a Kueue configuration", edit(t, "queues:\n", `  kueue:
     fairSharing: {preemptionStrategies: [LessThanOrEqualToFinalShare]}
     waitForPodsReady: {timeout: 5m, blockAdmission: true}

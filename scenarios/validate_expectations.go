@@ -7,7 +7,7 @@ import (
 )
 
 // checkNames are an expectation's checks, in the order of the type.
-const checkNames = "noEviction: {}, placementMatchesFlavor: {}, fairShare, queueWait, utilization or counts"
+const checkNames = "noEviction: {}, placementMatchesFlavor: {}, fairShare, nominalGuarantee, queueWait, utilization or counts"
 
 func (v *validator) expectations(p *field.Path) field.ErrorList {
 	var errs field.ErrorList
@@ -30,6 +30,10 @@ func (v *validator) expectations(p *field.Path) field.ErrorList {
 		if f := e.FairShare; f != nil {
 			set = append(set, "fairShare")
 			errs = append(errs, v.fairShare(ep.Child("fairShare"), f)...)
+		}
+		if n := e.NominalGuarantee; n != nil {
+			set = append(set, "nominalGuarantee")
+			errs = append(errs, v.nominalGuarantee(ep.Child("nominalGuarantee"), n)...)
 		}
 		if q := e.QueueWait; q != nil {
 			set = append(set, "queueWait")
@@ -63,14 +67,29 @@ func (v *validator) fairShare(p *field.Path, f *FairShare) field.ErrorList {
 	var errs field.ErrorList
 	switch {
 	case f.Cohort == "":
-		errs = append(errs, field.Required(p.Child("cohort"), "name the cohort whose ClusterQueues share the resource"))
+		errs = append(errs, field.Required(p.Child("cohort"), "name the cohort whose ClusterQueues share quota"))
 	case !v.cohorts.Has(f.Cohort) && !v.cqCohorts[f.Cohort]:
 		errs = append(errs, withDetail(field.NotFound(p.Child("cohort"), f.Cohort), "no ClusterQueue is in this cohort: set cohort on the ClusterQueues that share"))
 	}
-	if f.Resource == "" {
-		errs = append(errs, field.Required(p.Child("resource"), "e.g. nvidia.com/gpu"))
+	if _, on := v.s.Cluster.Kueue["fairSharing"]; !on || v.s.Cluster.Kueue["fairSharing"] == nil {
+		errs = append(errs, invalid(p, "Kueue publishes the weighted shares this check reads only with fair sharing on: add cluster.kueue.fairSharing: {preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]}"))
 	}
 	return append(errs, fraction(p.Child("tolerance"), f.Tolerance)...)
+}
+
+func (v *validator) nominalGuarantee(p *field.Path, n *NominalGuarantee) field.ErrorList {
+	var errs field.ErrorList
+	switch {
+	case n.ClusterQueue == "" && n.Cohort == "":
+		errs = append(errs, field.Required(p, "name a clusterQueue, or a cohort to check each of its ClusterQueues"))
+	case n.ClusterQueue != "" && n.Cohort != "":
+		errs = append(errs, invalid(p, "clusterQueue and cohort are both set: give one (a cohort checks each of its ClusterQueues)"))
+	case n.ClusterQueue != "":
+		errs = append(errs, v.cqs.ref(p.Child("clusterQueue"), n.ClusterQueue)...)
+	case !v.cohorts.Has(n.Cohort) && !v.cqCohorts[n.Cohort]:
+		errs = append(errs, withDetail(field.NotFound(p.Child("cohort"), n.Cohort), "no ClusterQueue is in this cohort: set cohort on its ClusterQueues"))
+	}
+	return append(errs, simTime(p.Child("within"), &n.Within)...)
 }
 
 func (v *validator) queueWait(p *field.Path, q *QueueWait) field.ErrorList {

@@ -47,7 +47,13 @@ func (r Row) Moved() bool {
 type Result struct {
 	Rows     []Row
 	Breaches int
+	// Notes say what could not be compared and why.
+	Notes []string
 }
+
+// fairnessMetric is the metric that needs Kueue's weighted shares in both
+// logs.
+const fairnessMetric = "fair_share_gap"
 
 // Passed tells whether no metric breached its rule.
 func (r Result) Passed() bool { return r.Breaches == 0 }
@@ -75,6 +81,20 @@ func Compare(base, next *reports.Report, t *Thresholds) Result {
 	}
 	for _, m := range base.Metrics() {
 		emit(m)
+	}
+	baseShares, nextShares := base.SharesObserved(), next.SharesObserved()
+	switch {
+	case !baseShares && nextShares:
+		res.Notes = append(res.Notes, "the baseline holds no weighted shares (its log was recorded before kueue-sim observed Kueue's status.fairSharing.weightedShare): fairness is not compared with it; re-record the baseline (make gate-baseline)")
+	case baseShares && !nextShares:
+		res.Notes = append(res.Notes, "the new run holds no weighted shares (fair sharing off in cluster.kueue, or a log without Share events): fairness is not compared")
+	}
+	if baseShares != nextShares {
+		for i := range res.Rows {
+			if r := &res.Rows[i]; r.Kind.Name == fairnessMetric && r.Status != Breach {
+				r.Note = "not compared: only one of the two logs holds weighted shares"
+			}
+		}
 	}
 	return res
 }

@@ -179,3 +179,50 @@ func TestGolden(t *testing.T) {
 		t.Errorf("golden output:\n%s", out.String())
 	}
 }
+
+// withoutShares drops the Share events, as in a log recorded before
+// kueue-sim observed Kueue's weighted shares.
+func withoutShares(evs []record.Event) []record.Event {
+	var out []record.Event
+	for _, e := range evs {
+		if e.Type != record.TypeShare {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// A baseline without weighted shares is compared on everything else: the
+// fairness metrics are new, not breaches, and a note says to re-record it.
+func TestBaselineWithoutSharesIsNotComparedOnFairness(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "testdata", "handmade.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	events, err := record.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := reports.Build(record.Build(withoutShares(events)), nil)
+	res := Compare(base, handmade(t, nil), nil)
+	out := table(t, res)
+	if !res.Passed() {
+		t.Fatalf("a baseline without shares failed the comparison:\n%s", out)
+	}
+	gaps := 0
+	for _, r := range res.Rows {
+		if r.Kind.Name == "fair_share_gap" {
+			gaps++
+			if r.Status != Added || !strings.Contains(r.Note, "not compared") {
+				t.Errorf("%s: status %s, note %q; want new and not compared", r.ID, r.Status, r.Note)
+			}
+		}
+	}
+	if gaps != 2 {
+		t.Errorf("%d fair_share_gap rows, want max and mean:\n%s", gaps, out)
+	}
+	if !strings.Contains(out, "note: the baseline holds no weighted shares") || !strings.Contains(out, "make gate-baseline") {
+		t.Errorf("the table does not say the baseline lacks shares:\n%s", out)
+	}
+}

@@ -40,6 +40,11 @@ func (res Result) WriteTable(w io.Writer, o TableOptions) error {
 	if err != nil {
 		return fmt.Errorf("writing the comparison: %w", err)
 	}
+	for _, n := range res.Notes {
+		if _, err := fmt.Fprintln(w, "note: "+n); err != nil {
+			return fmt.Errorf("writing the comparison: %w", err)
+		}
+	}
 	verdict := fmt.Sprintf("%d of %d metrics moved; ", moved, len(res.Rows))
 	if res.Passed() {
 		verdict += "no breach: PASS"

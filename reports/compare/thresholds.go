@@ -68,7 +68,7 @@ var BuiltinRules = []Rule{
 	{Metric: "evictions", MaxRegression: ptr(0), Why: "no more evictions"},
 	{Metric: "refusals", MaxRegression: ptr(0), Why: "webhook policy changes must be deliberate: any change in refusals"},
 	{Metric: "off_flavor_pods", MaxRegression: ptr(0), Why: "pods must stay on their flavor's nodes"},
-	{Metric: "fairness_jain", MaxRegression: ptr(0.05), Why: "at most 5% less fair"},
+	{Metric: "fair_share_gap", MaxRegression: ptr(0.10), Slack: ptr(50), Why: "a member with waiting work may trail the others' weighted shares by at most 10% (or 50, a twentieth of the lendable quota) more"},
 }
 
 // LoadThresholds reads a thresholds file strictly (unknown or duplicate

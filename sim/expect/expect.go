@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/metrics"
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
@@ -23,9 +22,17 @@ type Result struct {
 // maxListed bounds how many offending workloads a message names.
 const maxListed = 5
 
-// Evaluate checks every expectation of s on run.
+// Evaluate checks every expectation of s on run. The numbers are package
+// metrics', the ones the reports show.
 func Evaluate(s *scenarios.Scenario, run *record.Run) []Result {
 	out := make([]Result, 0, len(s.Expectations))
+	var tl *metrics.Timeline
+	timeline := func() *metrics.Timeline {
+		if tl == nil {
+			tl = metrics.NewTimeline(run)
+		}
+		return tl
+	}
 	for _, e := range s.Expectations {
 		var r Result
 		switch {
@@ -34,11 +41,13 @@ func Evaluate(s *scenarios.Scenario, run *record.Run) []Result {
 		case e.PlacementMatchesFlavor != nil:
 			r = placement(run)
 		case e.FairShare != nil:
-			r = fairShare(run, e.FairShare)
+			r = fairShare(run, timeline(), e.FairShare)
+		case e.NominalGuarantee != nil:
+			r = nominalGuarantee(run, timeline(), e.NominalGuarantee)
 		case e.QueueWait != nil:
 			r = queueWait(run, e.QueueWait)
 		case e.Utilization != nil:
-			r = utilization(run, e.Utilization)
+			r = utilization(run, timeline(), e.Utilization)
 		case e.Counts != nil:
 			r = counts(run, e.Counts)
 		}
@@ -95,58 +104,49 @@ func placement(run *record.Run) Result {
 }
 
 func queueWait(run *record.Run, q *scenarios.QueueWait) Result {
-	var waits []float64
-	var names []string
-	for _, w := range run.Workloads {
-		if (q.Team != "" && w.Team != q.Team) || (q.Stream != "" && w.Stream != q.Stream) || w.Refused != nil {
-			continue
+	var waits []metrics.Wait
+	for _, w := range metrics.Waits(run) {
+		if (q.Team == "" || w.Team == q.Team) && (q.Stream == "" || w.Stream == q.Stream) {
+			waits = append(waits, w)
 		}
-		end := run.End
-		if w.Admitted() {
-			end = w.Admissions[0].T.D()
-		}
-		waits = append(waits, (end - w.Arrived).Seconds())
-		names = append(names, w.Name)
 	}
 	if len(waits) == 0 {
 		return Result{Check: "queueWait", Message: "no workload matched: nothing to check"}
 	}
-	idx := make([]int, len(waits))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, b int) bool { return waits[idx[a]] < waits[idx[b]] })
+	sort.SliceStable(waits, func(a, b int) bool { return waits[a].Seconds < waits[b].Seconds })
 	sorted := make([]float64, len(waits))
-	for i, j := range idx {
-		sorted[i] = waits[j]
+	for i, w := range waits {
+		sorted[i] = w.Seconds
 	}
-	p := stat.Quantile(q.Percentile/100, stat.Empirical, sorted, nil)
-	got := time.Duration(p * float64(time.Second))
+	got := seconds(metrics.Quantile(q.Percentile/100, sorted))
 	msg := fmt.Sprintf("p%g queue wait %s over %d workloads (max allowed %s)", q.Percentile, got, len(waits), q.Max.Duration)
 	if got > q.Max.Duration {
 		var worst []string
-		for i := len(idx) - 1; i >= 0 && len(worst) < maxListed; i-- {
-			worst = append(worst, fmt.Sprintf("%s waited %s", names[idx[i]], time.Duration(waits[idx[i]]*float64(time.Second))))
+		for i := len(waits) - 1; i >= 0 && len(worst) < maxListed; i-- {
+			worst = append(worst, fmt.Sprintf("%s waited %s", waits[i].Workload, seconds(waits[i].Seconds)))
 		}
 		return Result{Check: "queueWait", Message: msg + "; longest: " + strings.Join(worst, ", ")}
 	}
 	return Result{Check: "queueWait", Passed: true, Message: msg}
 }
 
-func utilization(run *record.Run, u *scenarios.Utilization) Result {
-	capacity := run.Capacity[u.Flavor][string(u.Resource)]
-	if capacity == 0 || run.End == 0 {
+func utilization(run *record.Run, tl *metrics.Timeline, u *scenarios.Utilization) Result {
+	var f *metrics.FlavorUsage
+	for _, x := range metrics.FlavorUsages(run, tl) {
+		if x.Flavor == u.Flavor && x.Resource == string(u.Resource) {
+			f = &x
+		}
+	}
+	if f == nil || f.Capacity == 0 || run.End == 0 {
 		return Result{Check: "utilization", Message: fmt.Sprintf("flavor %s has no %s capacity or the run lasted no time", u.Flavor, u.Resource)}
 	}
-	used := 0.0
-	for _, h := range run.Holdings() {
-		used += h.Usage[u.Flavor][string(u.Resource)] * (h.To - h.From).Seconds()
-	}
-	got := used / (capacity * run.End.Seconds())
 	msg := fmt.Sprintf("%s of flavor %s %.1f%% used over %s (%.1f of %.0f %s-hours; min %.1f%%)",
-		u.Resource, u.Flavor, 100*got, run.End, used/3600, capacity*run.End.Hours(), u.Resource, 100*u.Min)
-	return Result{Check: "utilization", Passed: got >= u.Min, Message: msg}
+		u.Resource, u.Flavor, 100*f.Utilization, run.End, f.UsedHours, f.AvailableHours, u.Resource, 100*u.Min)
+	return Result{Check: "utilization", Passed: f.Utilization >= u.Min, Message: msg}
 }
+
+// seconds is a duration of simulated seconds.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 func counts(run *record.Run, c *scenarios.Counts) Result {
 	var admitted, refused, preempted, finished int32

@@ -2,174 +2,128 @@ package expect
 
 import (
 	"fmt"
-	"math"
-	"sort"
 	"time"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/metrics"
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
-// fairShare checks, after every simulated instant, that each ClusterQueue of
-// the cohort that still has pending demand holds at least its fair share of
-// the resource, less the tolerance. The fair share is the weighted max-min
-// division of the cohort's nominal quota, each ClusterQueue capped at its
-// demand (what it holds plus what it waits for): the yardstick the run is
-// measured against, not a prediction of Kueue's choices.
-func fairShare(run *record.Run, f *scenarios.FairShare) Result {
-	res := string(f.Resource)
-	var cqs []string
-	total := 0.0
-	for cq, cohort := range run.Cohorts {
-		if cohort != f.Cohort {
-			continue
-		}
-		cqs = append(cqs, cq)
-		for _, q := range run.Quotas[cq] {
-			total += q[res]
-		}
+// roundingSlack forgives one unit of Kueue's rounding: Kueue rounds every
+// weighted share up to an integer, so two members whose exact shares are
+// equal can be published one apart.
+const roundingSlack = 1
+
+// fairShare checks Kueue's own promise with Kueue's own numbers: at no
+// instant did a member of the cohort with workloads waiting hold a
+// weighted share (status.fairSharing.weightedShare, as observed) lower
+// than another member's by more than the tolerance. Kueue admits from the
+// lowest share and, with its fair-sharing preemption strategies, preempts
+// from a higher one until moving one more workload would leave the
+// preemptor above the preemptee (LessThanOrEqualToFinalShare): a balanced
+// cohort's gaps stay under about one waiting plus one running workload's
+// share, which the tolerance must cover. Instants at which a member's
+// published share disagreed with the log's admissions (Kueue had not
+// updated its status yet) judge only the other members.
+func fairShare(run *record.Run, tl *metrics.Timeline, f *scenarios.FairShare) Result {
+	const check = "fairShare"
+	members := metrics.CohortMembers(run, f.Cohort)
+	if len(members) < 2 {
+		return Result{Check: check, Message: fmt.Sprintf("cohort %s has %d members: nothing to share", f.Cohort, len(members))}
 	}
-	sort.Strings(cqs)
-	if len(cqs) < 2 || total == 0 {
-		return Result{Check: "fairShare", Message: fmt.Sprintf("cohort %s has %d ClusterQueues and %g %s of quota: nothing to share", f.Cohort, len(cqs), total, res)}
+	allowed := f.Tolerance*metrics.ShareUnit + roundingSlack
+	var (
+		observed          bool
+		waiting, unjudged float64 // seconds
+		violating         float64
+		spans             int
+		first, worst      string
+		worstGap, maxGap  float64
+		maxAt             time.Duration
+		lastBad           bool
+	)
+	metrics.SweepCohort(run, tl, f.Cohort, string(f.Resource), func(in metrics.ShareInstant) {
+		for _, m := range in.Members {
+			observed = observed || m.Observed
+		}
+		if !in.Waiting() {
+			lastBad = false
+			return
+		}
+		dt := in.Seconds()
+		waiting += dt
+		if !in.FullyJudged() {
+			unjudged += dt
+		}
+		gaps := in.Gaps()
+		if len(gaps) == 0 {
+			lastBad = false
+			return
+		}
+		g := gaps[0]
+		if g.Size > maxGap {
+			maxGap, maxAt = g.Size, in.From
+		}
+		if g.Size <= allowed {
+			lastBad = false
+			return
+		}
+		violating += dt
+		if !lastBad {
+			spans++
+		}
+		lastBad = true
+		if first == "" {
+			first = describeGap(in, g, allowed, f)
+		}
+		if g.Size > worstGap {
+			worstGap, worst = g.Size, fmt.Sprintf("%s at %s", gapNumber(g.Size), in.From)
+		}
+	})
+	if !observed {
+		why := "Kueue publishes them only with fair sharing on (cluster.kueue.fairSharing), and logs recorded before kueue-sim observed them have none"
+		if run.FairSharing {
+			why = "fair sharing was on, yet no Share event was recorded for them"
+		}
+		return Result{Check: check, Message: fmt.Sprintf("the log holds no weighted share of cohort %s's members: %s", f.Cohort, why)}
 	}
-	holdings := run.Holdings()
-	times := instants(run)
-	violations, worstGap := 0, 0.0
-	var first string
-	for _, t := range times {
-		use, pend := map[string]float64{}, map[string]float64{}
-		for _, h := range holdings {
-			if h.From <= t && t < h.To {
-				for _, byRes := range h.Usage {
-					use[h.Workload.ClusterQueue] += byRes[res]
-				}
-			}
-		}
-		for _, w := range run.Workloads {
-			if w.Arrived <= t && pendingAt(w, t, holdings) {
-				pend[w.ClusterQueue] += w.Requests[res]
-			}
-		}
-		demand := map[string]float64{}
-		for _, cq := range cqs {
-			demand[cq] = use[cq] + pend[cq]
-		}
-		fair := waterFill(total, cqs, run.Weights, demand)
-		for _, cq := range cqs {
-			if pend[cq] == 0 {
-				continue
-			}
-			gap := (fair[cq] - use[cq]) / total
-			if gap > f.Tolerance+1e-9 {
-				violations++
-				if gap > worstGap {
-					worstGap = gap
-				}
-				if first == "" {
-					first = fmt.Sprintf("at %s ClusterQueue %s held %g %s with %g pending, fair share %.1f", t, cq, use[cq], res, pend[cq], fair[cq])
-				}
-			}
-		}
+	scope := "workloads waiting"
+	if f.Resource != "" {
+		scope = "workloads requesting " + string(f.Resource) + " waiting"
 	}
-	if violations > 0 {
-		return Result{Check: "fairShare", Message: fmt.Sprintf(
-			"%d (instant, ClusterQueue) pairs below fair share by more than %.0f%% of the cohort's %g %s (worst %.0f%%); first %s",
-			violations, 100*f.Tolerance, total, res, 100*worstGap, first)}
+	note := ""
+	if unjudged > 0 {
+		note = fmt.Sprintf("; for %s a member's published share disagreed with the log's admissions (Kueue had not updated it yet) and was left out", seconds(unjudged))
 	}
-	return Result{Check: "fairShare", Passed: true, Message: fmt.Sprintf(
-		"every ClusterQueue of cohort %s with pending demand held its fair share of %s within %.0f%% at all %d instants",
-		f.Cohort, res, 100*f.Tolerance, len(times))}
+	if spans > 0 {
+		return Result{Check: check, Message: fmt.Sprintf("%s; %d such span(s), %s in all, worst gap %s%s", first, spans, seconds(violating), worst, note)}
+	}
+	largest := "no member trailed another"
+	if maxGap > 0 {
+		largest = fmt.Sprintf("largest gap %s at %s", gapNumber(maxGap), maxAt)
+	}
+	return Result{Check: check, Passed: true, Message: fmt.Sprintf(
+		"over %s with %s in cohort %s, no member trailed another's weighted share by more than %s (tolerance %g of the lendable quota, plus %d for Kueue's rounding); %s%s",
+		seconds(waiting), scope, f.Cohort, gapNumber(allowed-roundingSlack), f.Tolerance, roundingSlack, largest, note)}
 }
 
-// pendingAt tells whether w was waiting for admission at t.
-func pendingAt(w *record.Workload, t time.Duration, holdings []record.Interval) bool {
-	if w.Refused != nil || (w.Finished != nil && w.Finished.T.D() <= t) || (w.Deleted != nil && *w.Deleted <= t) {
-		return false
+// describeGap says in plain words which member trailed which at an
+// instant, naming the waiting workloads.
+func describeGap(in metrics.ShareInstant, g metrics.Gap, allowed float64, f *scenarios.FairShare) string {
+	lo, hi := in.Members[g.Low], in.Members[g.High]
+	var names []string
+	for _, w := range in.WaitingWorkloads(g.Low) {
+		names = append(names, w.Name)
 	}
-	for _, h := range holdings {
-		if h.Workload == w && h.From <= t && t < h.To {
-			return false
-		}
-	}
-	return true
+	return fmt.Sprintf("at %s %s %s (weight %g) had %d workload(s) waiting (%s) at weighted share %s while %s %s (weight %g) held %s: %s apart, more than tolerance %g allows (%s, plus %d for Kueue's rounding; 1000 = the cohort's lendable quota at weight 1, as Kueue publishes status.fairSharing.weightedShare)",
+		in.From, lo.Kind, lo.Name, lo.Weight, lo.Waiting, list(names), gapNumber(float64(lo.Share)),
+		hi.Kind, hi.Name, hi.Weight, gapNumber(float64(hi.Share)), gapNumber(g.Size), f.Tolerance, gapNumber(allowed-roundingSlack), roundingSlack)
 }
 
-// instants are the distinct simulated times at which something happened.
-func instants(run *record.Run) []time.Duration {
-	seen := map[time.Duration]bool{}
-	add := func(t time.Duration) { seen[t] = true }
-	for _, w := range run.Workloads {
-		add(w.Arrived)
-		for _, e := range w.Admissions {
-			add(e.T.D())
-		}
-		for _, e := range w.Preemptions {
-			add(e.T.D())
-		}
-		if w.Finished != nil {
-			add(w.Finished.T.D())
-		}
+// gapNumber formats a weighted share or gap.
+func gapNumber(v float64) string {
+	if v >= 9.2e18 {
+		return "the maximum (a zero weight that borrows)"
 	}
-	out := make([]time.Duration, 0, len(seen))
-	for t := range seen {
-		out = append(out, t)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
-
-// waterFill divides total among the members in proportion to their weights
-// (default 1), none getting more than its demand, redistributing what the
-// capped ones leave.
-func waterFill(total float64, members []string, weights map[string]float64, demand map[string]float64) map[string]float64 {
-	out := map[string]float64{}
-	active := append([]string(nil), members...)
-	left := total
-	for len(active) > 0 && left > 1e-12 {
-		wsum := 0.0
-		for _, m := range active {
-			wsum += weight(weights, m)
-		}
-		if wsum == 0 {
-			break
-		}
-		var next []string
-		capped := false
-		for _, m := range active {
-			share := left * weight(weights, m) / wsum
-			if out[m]+share >= demand[m] {
-				capped = true
-			}
-		}
-		if !capped {
-			for _, m := range active {
-				out[m] += left * weight(weights, m) / wsum
-			}
-			break
-		}
-		spent := 0.0
-		for _, m := range active {
-			share := left * weight(weights, m) / wsum
-			if out[m]+share >= demand[m] {
-				spent += demand[m] - out[m]
-				out[m] = demand[m]
-			} else {
-				next = append(next, m)
-			}
-		}
-		left -= spent
-		active = next
-	}
-	for m := range out {
-		out[m] = math.Max(0, out[m])
-	}
-	return out
-}
-
-func weight(weights map[string]float64, m string) float64 {
-	if w, ok := weights[m]; ok {
-		return w
-	}
-	return 1
+	return fmt.Sprintf("%g", v)
 }

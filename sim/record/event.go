@@ -34,6 +34,10 @@ const (
 	TypeFinished = "Finished"
 	// Deleted: the engine deleted a long-running workload.
 	TypeDeleted = "Deleted"
+	// Share: Kueue published a new status.fairSharing.weightedShare for a
+	// ClusterQueue (ClusterQueue set) or a Cohort (Cohort set). Kueue writes
+	// that status asynchronously, so a Share event is never a decision.
+	TypeShare = "Share"
 	// Warning: something the engine noticed, e.g. a step that did not settle.
 	TypeWarning = "Warning"
 	// End closes the log.
@@ -59,7 +63,9 @@ type Event struct {
 	Team         string `json:"team,omitempty"`
 	Kind         string `json:"kind,omitempty"`
 	ClusterQueue string `json:"clusterQueue,omitempty"`
-	Priority     int32  `json:"priority,omitempty"`
+	// Cohort names the Cohort of a Share event.
+	Cohort   string `json:"cohort,omitempty"`
+	Priority int32  `json:"priority,omitempty"`
 	// Flavors maps resource to the flavor Kueue assigned.
 	Flavors map[string]string `json:"flavors,omitempty"`
 	// Usage is what the admission takes, per flavor and resource, in the
@@ -78,6 +84,13 @@ type Event struct {
 	Reason  string `json:"reason,omitempty"`
 	Message string `json:"message,omitempty"`
 
+	// WeightedShare is Kueue's status.fairSharing.weightedShare (Share):
+	// usage above nominal quota over the lendable quota of the cohort, of
+	// the dominant resource, divided by the weight, times 1000 and rounded
+	// up; 0 while not borrowing; math.MaxInt64 for a weight of 0 that
+	// borrows.
+	WeightedShare *int64 `json:"weightedShare,omitempty"`
+
 	// Run header fields.
 	Scenario string `json:"scenario,omitempty"`
 	Seed     *int64 `json:"seed,omitempty"`
@@ -89,6 +102,13 @@ type Event struct {
 	Cohorts map[string]string `json:"cohorts,omitempty"`
 	// Weights are the ClusterQueues' fair-sharing weights.
 	Weights map[string]float64 `json:"weights,omitempty"`
+	// CohortParents maps each Cohort with a parent to it (hierarchical
+	// cohorts); CohortWeights are the Cohorts' fair-sharing weights.
+	CohortParents map[string]string  `json:"cohortParents,omitempty"`
+	CohortWeights map[string]float64 `json:"cohortWeights,omitempty"`
+	// FairSharing says Kueue's fair sharing was on (cluster.kueue sets
+	// fairSharing): only then does Kueue publish weighted shares.
+	FairSharing bool `json:"fairSharing,omitempty"`
 	// Pacing is "strict" or "relaxed" (see engine).
 	Pacing string `json:"pacing,omitempty"`
 }

@@ -14,6 +14,14 @@ type Run struct {
 	Quotas   map[string]map[string]map[string]float64
 	Cohorts  map[string]string
 	Weights  map[string]float64
+	// CohortParents and CohortWeights describe hierarchical cohorts;
+	// FairSharing says Kueue's fair sharing was on.
+	CohortParents map[string]string
+	CohortWeights map[string]float64
+	FairSharing   bool
+	// Shares are Kueue's published weighted shares (TypeShare events), in
+	// log order.
+	Shares []Event
 	// End is the simulated time of the last event.
 	End       time.Duration
 	Workloads []*Workload
@@ -68,6 +76,7 @@ func Build(events []Event) *Run {
 				r.Seed = *e.Seed
 			}
 			r.Capacity, r.Quotas, r.Cohorts, r.Weights = e.Capacity, e.Quotas, e.Cohorts, e.Weights
+			r.CohortParents, r.CohortWeights, r.FairSharing = e.CohortParents, e.CohortWeights, e.FairSharing
 		case TypeArrived:
 			w := get(e)
 			w.Arrived, w.Requests, w.Pods, w.Priority, w.ClusterQueue = e.T.D(), e.Requests, e.Pods, e.Priority, e.ClusterQueue
@@ -98,6 +107,10 @@ func Build(events []Event) *Run {
 		case TypePending:
 			e := e
 			get(e).LastPending = &e
+		case TypeShare:
+			if e.WeightedShare != nil && (e.ClusterQueue != "") != (e.Cohort != "") {
+				r.Shares = append(r.Shares, e)
+			}
 		case TypeWarning:
 			r.Warnings = append(r.Warnings, e)
 		}

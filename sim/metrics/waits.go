@@ -1,4 +1,4 @@
-package reports
+package metrics
 
 import (
 	"sort"
@@ -24,22 +24,25 @@ type WaitStats struct {
 	Max           float64 `json:"maxSeconds"`
 }
 
-// workloadWait is one workload's wait.
-type workloadWait struct {
-	Workload, Team, Kind string
-	Arrived              float64
+// Wait is one workload's queue wait.
+type Wait struct {
+	Workload, Team, Stream, Kind string
+	Arrived                      float64
 	// Admitted is the first admission's time; -1 when never admitted.
 	Admitted float64
 	Seconds  float64
 }
 
-func workloadWaits(run *record.Run) []workloadWait {
-	var out []workloadWait
+// Waits are the queue waits of every workload not refused, in the run's
+// workload order: from arrival to first admission, or to the end of the
+// run when never admitted.
+func Waits(run *record.Run) []Wait {
+	var out []Wait
 	for _, w := range run.Workloads {
 		if w.Refused != nil {
 			continue
 		}
-		ww := workloadWait{Workload: w.Name, Team: w.Team, Kind: w.Kind, Arrived: w.Arrived.Seconds(), Admitted: -1}
+		ww := Wait{Workload: w.Name, Team: w.Team, Stream: w.Stream, Kind: w.Kind, Arrived: w.Arrived.Seconds(), Admitted: -1}
 		end := run.End
 		if w.Admitted() {
 			end = w.Admissions[0].T.D()
@@ -51,30 +54,28 @@ func workloadWaits(run *record.Run) []workloadWait {
 	return out
 }
 
-// waitStats groups waits: all workloads, then per team, then per kind.
-func waitStats(waits []workloadWait) []WaitStats {
+// WaitGroups groups waits: all workloads, then per team, then per kind.
+func WaitGroups(waits []Wait) []WaitStats {
 	if len(waits) == 0 {
 		return nil
 	}
-	out := []WaitStats{summarise(WaitStats{}, waits)}
-	teams, kinds := map[string][]workloadWait{}, map[string][]workloadWait{}
+	out := []WaitStats{Summarise(WaitStats{}, waits)}
+	teams, kinds := map[string][]Wait{}, map[string][]Wait{}
 	for _, w := range waits {
 		teams[w.Team] = append(teams[w.Team], w)
 		kinds[w.Kind] = append(kinds[w.Kind], w)
 	}
 	for _, t := range sortedKeys(teams) {
-		out = append(out, summarise(WaitStats{Team: t}, teams[t]))
+		out = append(out, Summarise(WaitStats{Team: t}, teams[t]))
 	}
 	for _, k := range sortedKeys(kinds) {
-		out = append(out, summarise(WaitStats{Kind: k}, kinds[k]))
+		out = append(out, Summarise(WaitStats{Kind: k}, kinds[k]))
 	}
 	return out
 }
 
-// summarise fills s from waits with gonum's empirical quantiles: the p-th
-// quantile is the smallest wait at least a fraction p of waits are below or
-// equal to.
-func summarise(s WaitStats, waits []workloadWait) WaitStats {
+// Summarise fills s from waits (at least one).
+func Summarise(s WaitStats, waits []Wait) WaitStats {
 	xs := make([]float64, len(waits))
 	for i, w := range waits {
 		xs[i] = w.Seconds
@@ -85,9 +86,16 @@ func summarise(s WaitStats, waits []workloadWait) WaitStats {
 	sort.Float64s(xs)
 	s.Workloads = len(xs)
 	s.Mean = stat.Mean(xs, nil)
-	s.P50 = stat.Quantile(0.5, stat.Empirical, xs, nil)
-	s.P90 = stat.Quantile(0.9, stat.Empirical, xs, nil)
-	s.P99 = stat.Quantile(0.99, stat.Empirical, xs, nil)
+	s.P50 = Quantile(0.5, xs)
+	s.P90 = Quantile(0.9, xs)
+	s.P99 = Quantile(0.99, xs)
 	s.Max = xs[len(xs)-1]
 	return s
+}
+
+// Quantile is gonum's empirical p-quantile of sorted values (at least
+// one): the smallest value at least a fraction p of them are below or
+// equal to. Reports and the queueWait expectation both use it.
+func Quantile(p float64, sorted []float64) float64 {
+	return stat.Quantile(p, stat.Empirical, sorted, nil)
 }

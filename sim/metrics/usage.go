@@ -1,4 +1,4 @@
-package reports
+package metrics
 
 import (
 	"math"
@@ -72,9 +72,11 @@ type TeamUsage struct {
 	PeakUsed    float64 `json:"peakUsed"`
 }
 
-func flavorUsage(run *record.Run, tl *timeline) []FlavorUsage {
-	keys := map[fr]bool{}
-	for _, k := range tl.flavors.list {
+// FlavorUsages is what Kueue admitted of every flavor's resource: the
+// utilization the reports show and the utilization expectation checks.
+func FlavorUsages(run *record.Run, tl *Timeline) []FlavorUsage {
+	keys := map[FR]bool{}
+	for _, k := range tl.Flavors.list {
 		keys[k] = true
 	}
 	hours := run.End.Hours()
@@ -84,11 +86,11 @@ func flavorUsage(run *record.Run, tl *timeline) []FlavorUsage {
 		for _, byFlavor := range run.Quotas {
 			u.Quota += byFlavor[k.Flavor][k.Resource]
 		}
-		i := tl.flavors.idx[k]
-		at := func(s segment) float64 { return s.flavor[i] }
-		u.UsedHours = tl.integral(at) / 3600
+		i := tl.Flavors.idx[k]
+		at := func(s Segment) float64 { return s.Flavor[i] }
+		u.UsedHours = tl.Integral(at) / 3600
 		u.AvailableHours = u.Capacity * hours
-		u.PeakUsed = tl.peak(at)
+		u.PeakUsed = tl.Peak(at)
 		if hours > 0 {
 			u.AverageUsed = u.UsedHours / hours
 		}
@@ -100,7 +102,9 @@ func flavorUsage(run *record.Run, tl *timeline) []FlavorUsage {
 	return out
 }
 
-func clusterQueues(run *record.Run, tl *timeline) []ClusterQueue {
+// ClusterQueues is each ClusterQueue's use of its quota: borrowing above
+// its nominal quota and lending of its unused quota.
+func ClusterQueues(run *record.Run, tl *Timeline) []ClusterQueue {
 	names := map[string]bool{}
 	for cq := range run.Quotas {
 		names[cq] = true
@@ -113,24 +117,24 @@ func clusterQueues(run *record.Run, tl *timeline) []ClusterQueue {
 	hours := run.End.Hours()
 	var out []ClusterQueue
 	for _, name := range sortedKeys(names) {
-		cq := ClusterQueue{Name: name, Cohort: run.Cohorts[name], Weight: weightOf(run.Weights, name)}
-		keys := map[fr]bool{}
-		for _, k := range tl.cqs.list {
+		cq := ClusterQueue{Name: name, Cohort: run.Cohorts[name], Weight: Weight(run.Weights, name)}
+		keys := map[FR]bool{}
+		for _, k := range tl.CQs.list {
 			if k.Group == name {
-				keys[fr{k.Flavor, k.Resource}] = true
+				keys[FR{k.Flavor, k.Resource}] = true
 			}
 		}
 		for _, k := range sortedFR(keys) {
 			nominal := run.Quotas[name][k.Flavor][k.Resource]
-			g := gfr{name, k.Flavor, k.Resource}
-			i := tl.cqs.idx[g]
-			used := func(s segment) float64 { return s.cq[i] }
-			borrowed := func(s segment) float64 { return math.Max(0, s.cq[i]-nominal) }
+			g := GFR{name, k.Flavor, k.Resource}
+			i := tl.CQs.idx[g]
+			used := func(s Segment) float64 { return s.CQ[i] }
+			borrowed := func(s Segment) float64 { return math.Max(0, s.CQ[i]-nominal) }
 			q := QuotaUsage{Flavor: k.Flavor, Resource: k.Resource, Nominal: nominal,
-				UsedHours: tl.integral(used) / 3600, PeakUsed: tl.peak(used),
-				BorrowedHours: tl.integral(borrowed) / 3600, PeakBorrowed: tl.peak(borrowed)}
+				UsedHours: tl.Integral(used) / 3600, PeakUsed: tl.Peak(used),
+				BorrowedHours: tl.Integral(borrowed) / 3600, PeakBorrowed: tl.Peak(borrowed)}
 			for j, s := range tl.Segments {
-				v := tl.lent[j][i]
+				v := tl.Lent[j][i]
 				q.LentHours += v * s.Seconds() / 3600
 				q.PeakLent = math.Max(q.PeakLent, v)
 			}
@@ -146,7 +150,7 @@ func clusterQueues(run *record.Run, tl *timeline) []ClusterQueue {
 			cq.Workloads++
 			cq.Admissions += len(w.Admissions)
 			cq.Preemptions += len(w.Preemptions)
-			if pendingAtEnd(w) {
+			if PendingAtEnd(w) {
 				cq.PendingAtEnd++
 			}
 		}
@@ -158,14 +162,14 @@ func clusterQueues(run *record.Run, tl *timeline) []ClusterQueue {
 // lending apportions, in every segment, what each cohort borrows to its
 // ClusterQueues' unused nominal quota, in proportion to the unused amounts.
 // Values are indexed like the timeline's ClusterQueue series.
-func lending(run *record.Run, tl *timeline) [][]float64 {
+func lending(run *record.Run, tl *Timeline) [][]float64 {
 	// groups are the series of one cohort's flavor and resource.
 	type member struct {
 		i       int
 		nominal float64
 	}
 	groups := map[string][]member{}
-	for i, k := range tl.cqs.list {
+	for i, k := range tl.CQs.list {
 		if cohort := run.Cohorts[k.Group]; cohort != "" {
 			key := cohort + "\x00" + k.Flavor + "\x00" + k.Resource
 			groups[key] = append(groups[key], member{i, run.Quotas[k.Group][k.Flavor][k.Resource]})
@@ -173,19 +177,19 @@ func lending(run *record.Run, tl *timeline) [][]float64 {
 	}
 	out := make([][]float64, len(tl.Segments))
 	for j, s := range tl.Segments {
-		out[j] = make([]float64, len(tl.cqs.list))
+		out[j] = make([]float64, len(tl.CQs.list))
 		for _, members := range groups {
 			borrowed, unused := 0.0, 0.0
 			for _, m := range members {
-				borrowed += math.Max(0, s.cq[m.i]-m.nominal)
-				unused += math.Max(0, m.nominal-s.cq[m.i])
+				borrowed += math.Max(0, s.CQ[m.i]-m.nominal)
+				unused += math.Max(0, m.nominal-s.CQ[m.i])
 			}
 			if borrowed == 0 || unused == 0 {
 				continue
 			}
 			frac := math.Min(1, borrowed/unused)
 			for _, m := range members {
-				if free := m.nominal - s.cq[m.i]; free > 0 {
+				if free := m.nominal - s.CQ[m.i]; free > 0 {
 					out[j][m.i] = free * frac
 				}
 			}
@@ -194,7 +198,8 @@ func lending(run *record.Run, tl *timeline) [][]float64 {
 	return out
 }
 
-func teams(run *record.Run, tl *timeline) []Team {
+// Teams is each team's (namespace's) use of the cluster.
+func Teams(run *record.Run, tl *Timeline) []Team {
 	byName := map[string]*Team{}
 	cqs := map[string]map[string]bool{}
 	var names []string
@@ -226,16 +231,16 @@ func teams(run *record.Run, tl *timeline) []Team {
 	for _, name := range names {
 		t := byName[name]
 		t.ClusterQueues = sortedKeys(cqs[name])
-		keys := map[fr]bool{}
-		for _, k := range tl.teams.list {
+		keys := map[FR]bool{}
+		for _, k := range tl.Teams.list {
 			if k.Group == name {
-				keys[fr{k.Flavor, k.Resource}] = true
+				keys[FR{k.Flavor, k.Resource}] = true
 			}
 		}
 		for _, k := range sortedFR(keys) {
-			i := tl.teams.idx[gfr{name, k.Flavor, k.Resource}]
-			at := func(s segment) float64 { return s.team[i] }
-			u := TeamUsage{Flavor: k.Flavor, Resource: k.Resource, UsedHours: tl.integral(at) / 3600, PeakUsed: tl.peak(at)}
+			i := tl.Teams.idx[GFR{name, k.Flavor, k.Resource}]
+			at := func(s Segment) float64 { return s.Team[i] }
+			u := TeamUsage{Flavor: k.Flavor, Resource: k.Resource, UsedHours: tl.Integral(at) / 3600, PeakUsed: tl.Peak(at)}
 			if hours > 0 {
 				u.AverageUsed = u.UsedHours / hours
 			}
@@ -246,34 +251,26 @@ func teams(run *record.Run, tl *timeline) []Team {
 	return out
 }
 
-// pendingAtEnd tells whether w was waiting for admission when the run
+// PendingAtEnd tells whether w was waiting for admission when the run
 // ended: not refused, not ended, and every admission it had was ended by a
 // preemption or eviction.
-func pendingAtEnd(w *record.Workload) bool {
+func PendingAtEnd(w *record.Workload) bool {
 	if w.Refused != nil || w.Finished != nil || w.Deleted != nil {
 		return false
 	}
 	return len(w.Admissions) <= len(w.Preemptions)+len(w.Evictions)
 }
 
-func weightOf(weights map[string]float64, cq string) float64 {
+// Weight is a fair-sharing weight, 1 when the header has none.
+func Weight(weights map[string]float64, cq string) float64 {
 	if w, ok := weights[cq]; ok {
 		return w
 	}
 	return 1
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func sortedFR(m map[fr]bool) []fr {
-	out := make([]fr, 0, len(m))
+func sortedFR(m map[FR]bool) []FR {
+	out := make([]FR, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}
