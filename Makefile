@@ -44,8 +44,13 @@ up: tools build
 
 ## unit: every test that needs no control plane (the packages without a TestMain: hack/unit-packages.sh); CI adds -race
 .PHONY: unit
-unit: manifests
+unit:
 	$(GO) test $(GOTESTFLAGS) $$(hack/unit-packages.sh)
+
+## race: replays with the race detector in sim itself (one loop owns the run's state; informer handlers only queue)
+.PHONY: race
+race: tools
+	KUEUESIM_TEST_RACE=1 $(GO) test -race -count=1 -timeout 20m ./cmd/sim -run 'TestSameInstantArrivalsKeepScenarioOrder|TestMultiTeamFairSharingTraceIsReproducible|TestRelaxedRuns'
 
 ## test: unit and integration tests against the real control plane
 .PHONY: test

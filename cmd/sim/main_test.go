@@ -33,7 +33,13 @@ func buildSim(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		binPath = filepath.Join(binDir, "sim")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		args := []string{"build", "-o", binPath}
+		if os.Getenv("KUEUESIM_TEST_RACE") == "1" {
+			// make race: the replays run in this binary, so the race
+			// detector must be in it.
+			args = append(args, "-race")
+		}
+		out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("building sim: %v\n%s", err, out)
 		}

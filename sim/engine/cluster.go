@@ -66,6 +66,7 @@ func EmbeddedTarget(cp *cluster.ControlPlane) Target {
 	return Target{
 		Client:   cp.Client,
 		Cache:    cp.Manager.GetCache(),
+		Shares:   cp.Kueue.WeightedShare,
 		Gate:     cp.Kueue.Gate,
 		Revision: cp.Revision,
 		FinishPod: func(ctx context.Context, key client.ObjectKey, phase corev1.PodPhase) error {

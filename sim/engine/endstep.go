@@ -49,6 +49,7 @@ func (r *Runner) endStep(extra []record.Event) error {
 			evs[i].T = record.Duration(now)
 		}
 	}
+	evs = append(evs, r.shares.take()...)
 	r.counts.Sim, r.counts.Pending = now, r.pending
 	if err := r.write(evs); err != nil {
 		return err

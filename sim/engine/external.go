@@ -24,6 +24,7 @@ func ExternalTarget(cp *cluster.ControlPlane, c client.Client, clock clock.Passi
 	return Target{
 		Client: c,
 		Cache:  cp.Manager.GetCache(),
+		Shares: cp.Kueue.WeightedShare,
 		Gate:   cp.Kueue.Gate,
 		FinishPod: func(ctx context.Context, key client.ObjectKey, phase corev1.PodPhase) error {
 			return k.Finish(ctx, key, phase)

@@ -43,6 +43,8 @@ type Target struct {
 	// Revision reads etcd's revision directly (the embedded control
 	// plane); nil reads it through the API server.
 	Revision func(context.Context) (int64, error)
+	// Shares reads Kueue's weighted shares in process; nil records none.
+	Shares ShareReader
 	// Gate holds the in-process Kueue's scheduler while an instant is
 	// applied; nil runs without holding it (decisions may then depend on
 	// how fast Kueue sees each arrival).
@@ -92,6 +94,7 @@ type Runner struct {
 	decisions *record.Writer
 
 	obs        *observer
+	shares     *shareObserver
 	order      *QueueOrder
 	settle     *settler
 	evict      *evictor
@@ -144,6 +147,7 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 		r.priorities[pc.Name] = pc.Value
 	}
 	r.obs = newObserver(clock, t.Cache, s)
+	r.shares = newShareObserver(clock, t.Shares, s)
 	r.order.setOwners(t.Cache)
 	r.settle = newSettler(t.Cache, t.Client)
 	if r.pacing == Relaxed {
@@ -192,7 +196,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		position++
 	}
 	r.counts.End = r.planEnd(arrivals)
-	if err := r.write([]record.Event{r.header()}); err != nil {
+	if err := r.write(append([]record.Event{r.header()}, r.shares.take()...)); err != nil {
 		return res, err
 	}
 

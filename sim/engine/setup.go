@@ -31,7 +31,18 @@ func (r *Runner) header() record.Event {
 	seed := r.seed
 	e := record.Event{Type: record.TypeRun, Scenario: r.s.Name, Seed: &seed, Pacing: string(r.pacing),
 		Capacity: map[string]map[string]float64{}, Quotas: map[string]map[string]map[string]float64{},
-		Cohorts: map[string]string{}, Weights: map[string]float64{}}
+		Cohorts: map[string]string{}, Weights: map[string]float64{},
+		CohortParents: map[string]string{}, CohortWeights: map[string]float64{},
+		FairSharing: r.s.Cluster.Kueue["fairSharing"] != nil}
+	for _, c := range r.s.Queues.Cohorts {
+		if c.Parent != "" {
+			e.CohortParents[c.Name] = c.Parent
+		}
+		e.CohortWeights[c.Name] = 1
+		if c.FairSharingWeight != nil {
+			e.CohortWeights[c.Name] = c.FairSharingWeight.AsApproximateFloat64()
+		}
+	}
 	for _, f := range r.s.Queues.ResourceFlavors {
 		capa := map[string]float64{}
 		for _, pool := range r.s.Cluster.NodePools {

@@ -1,143 +1,94 @@
 package engine
 
 import (
-	"context"
-	"fmt"
 	"sort"
-	"sync"
 	"time"
 
-	toolscache "k8s.io/client-go/tools/cache"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
-
+	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
-// Kinds of object a Share event is about, in the order take sorts them.
-const (
-	shareKindClusterQueue = "ClusterQueue"
-	shareKindCohort       = "Cohort"
-)
+// ShareReader reads the weighted share Kueue's fair sharing ranks a
+// ClusterQueue (or, with cohort set, a Cohort) by, from Kueue's own state,
+// as Kueue writes it to status.fairSharing.weightedShare; false when fair
+// sharing is off or Kueue does not know the name (kueuesetup.Kueue's
+// WeightedShare).
+type ShareReader func(name string, cohort bool) (int64, bool)
 
-// shareObserver records what Kueue publishes as
-// status.fairSharing.weightedShare on ClusterQueues and Cohorts: the
-// weighted share Kueue's fair sharing ranks them by. It observes and never
-// computes: Kueue's ClusterQueue and Cohort controllers write that status
-// on their own schedule (a ClusterQueue's up to a wall second after one of
-// its Workloads changes, as Kueue batches those updates), so informer
-// handlers only keep the latest value each object showed, and the engine
-// takes what changed once a step has settled. A Share event is therefore
-// an observation stamped with the step's simulated time, never a decision.
+// shareObserver records Kueue's weighted shares once each step has
+// settled: what Kueue's scheduler would rank by at that simulated instant.
+// It reads them from Kueue's scheduler cache in process, never computes
+// them. (The same numbers reach status.fairSharing.weightedShare, but
+// Kueue batches ClusterQueue status writes for a wall second, so a status
+// read at the end of a step could be a step late.) Share events are
+// observations, not decisions.
 type shareObserver struct {
-	clock *VirtualClock
-
-	mu sync.Mutex
-	// latest is what the informers last showed; taken is what take last
-	// returned for each object.
-	latest map[shareKey]shareSeen
-	taken  map[shareKey]int64
+	clock   *VirtualClock
+	read    ShareReader
+	keys    []shareKey
+	taken   map[shareKey]int64
+	enabled bool
 }
 
 // shareKey names a ClusterQueue or a Cohort.
-type shareKey struct{ kind, name string }
-
-// shareSeen is one weightedShare and the wall time an informer showed it.
-type shareSeen struct {
-	share int64
-	wall  time.Time
+type shareKey struct {
+	name   string
+	cohort bool
 }
 
-func newShareObserver(clock *VirtualClock) *shareObserver {
-	return &shareObserver{clock: clock, latest: map[shareKey]shareSeen{}, taken: map[shareKey]int64{}}
-}
-
-// watch registers informer handlers on ClusterQueues and Cohorts (kueue
-// v1beta2) of c; handlers only record the latest value under a mutex.
-func (s *shareObserver) watch(ctx context.Context, c cache.Cache) error {
-	for _, w := range []struct {
-		obj     client.Object
-		what    string
-		handler func(any)
-	}{
-		{&kueue.ClusterQueue{}, "ClusterQueues", s.onClusterQueue},
-		{&kueue.Cohort{}, "Cohorts", s.onCohort},
-	} {
-		inf, err := c.GetInformer(ctx, w.obj)
-		if err != nil {
-			return fmt.Errorf("watching the weighted shares of %s: %w", w.what, err)
-		}
-		h := w.handler
-		if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-			AddFunc:    h,
-			UpdateFunc: func(_, obj any) { h(obj) },
-		}); err != nil {
-			return fmt.Errorf("watching the weighted shares of %s: %w", w.what, err)
+// newShareObserver observes the scenario's ClusterQueues and Cohorts
+// (those defined and those only named by a ClusterQueue); read nil
+// observes nothing.
+func newShareObserver(clock *VirtualClock, read ShareReader, s *scenarios.Scenario) *shareObserver {
+	o := &shareObserver{clock: clock, read: read, taken: map[shareKey]int64{}, enabled: read != nil}
+	seen := map[shareKey]bool{}
+	add := func(k shareKey) {
+		if k.name != "" && !seen[k] {
+			seen[k] = true
+			o.keys = append(o.keys, k)
 		}
 	}
-	return nil
-}
-
-// onClusterQueue records a ClusterQueue's weighted share, if Kueue
-// published one (fair sharing on).
-func (s *shareObserver) onClusterQueue(obj any) {
-	cq, ok := obj.(*kueue.ClusterQueue)
-	if !ok || cq.Status.FairSharing == nil {
-		return
+	for _, cq := range s.Queues.ClusterQueues {
+		add(shareKey{name: cq.Name})
+		add(shareKey{name: cq.Cohort, cohort: true})
 	}
-	s.record(shareKey{shareKindClusterQueue, cq.Name}, cq.Status.FairSharing.WeightedShare)
-}
-
-// onCohort records a Cohort's weighted share, if Kueue published one.
-func (s *shareObserver) onCohort(obj any) {
-	co, ok := obj.(*kueue.Cohort)
-	if !ok || co.Status.FairSharing == nil {
-		return
+	for _, c := range s.Queues.Cohorts {
+		add(shareKey{name: c.Name, cohort: true})
+		add(shareKey{name: c.Parent, cohort: true})
 	}
-	s.record(shareKey{shareKindCohort, co.Name}, co.Status.FairSharing.WeightedShare)
-}
-
-func (s *shareObserver) record(k shareKey, share int64) {
-	now := time.Now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if old, ok := s.latest[k]; ok && old.share == share {
-		return // a status update that left the share alone
-	}
-	s.latest[k] = shareSeen{share: share, wall: now}
-}
-
-// take returns one Share event per ClusterQueue/Cohort whose weightedShare
-// changed since the last take (or that was never taken), sorted by kind
-// then name, stamped T = clock.Elapsed(); Wall is when an informer showed
-// the value.
-func (s *shareObserver) take() []record.Event {
-	t := record.Duration(s.clock.Elapsed())
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var keys []shareKey
-	for k, v := range s.latest {
-		if old, ok := s.taken[k]; !ok || old != v.share {
-			keys = append(keys, k)
+	sort.Slice(o.keys, func(i, j int) bool {
+		if o.keys[i].cohort != o.keys[j].cohort {
+			return !o.keys[i].cohort
 		}
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].kind != keys[j].kind {
-			return keys[i].kind < keys[j].kind
-		}
-		return keys[i].name < keys[j].name
+		return o.keys[i].name < o.keys[j].name
 	})
-	out := make([]record.Event, 0, len(keys))
-	for _, k := range keys {
-		v := s.latest[k]
-		s.taken[k] = v.share
-		share, wall := v.share, v.wall
-		e := record.Event{T: t, Wall: &wall, Type: record.TypeShare, WeightedShare: &share}
-		if k.kind == shareKindClusterQueue {
-			e.ClusterQueue = k.name
-		} else {
+	return o
+}
+
+// take returns a Share event for every ClusterQueue, then Cohort, whose
+// weighted share changed since the last take (all of them the first
+// time), in name order, stamped with the simulated time.
+func (o *shareObserver) take() []record.Event {
+	if !o.enabled {
+		return nil
+	}
+	t := record.Duration(o.clock.Elapsed())
+	now := time.Now()
+	var out []record.Event
+	for _, k := range o.keys {
+		share, ok := o.read(k.name, k.cohort)
+		if !ok {
+			continue
+		}
+		if old, seen := o.taken[k]; seen && old == share {
+			continue
+		}
+		o.taken[k] = share
+		e := record.Event{T: t, Wall: &now, Type: record.TypeShare, WeightedShare: &share}
+		if k.cohort {
 			e.Cohort = k.name
+		} else {
+			e.ClusterQueue = k.name
 		}
 		out = append(out, e)
 	}
