@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -29,11 +30,13 @@ func sizes() []int {
 	return out
 }
 
+// pacing is sim run's default, strict, unless KUEUESIM_BENCH_PACING says
+// relaxed.
 func pacing() engine.Pacing {
-	if os.Getenv("KUEUESIM_BENCH_PACING") == string(engine.Strict) {
-		return engine.Strict
+	if os.Getenv("KUEUESIM_BENCH_PACING") == string(engine.Relaxed) {
+		return engine.Relaxed
 	}
-	return engine.Relaxed
+	return engine.Strict
 }
 
 // BenchmarkBaseline replays Kueue's scheduler-performance baseline shape
@@ -46,6 +49,7 @@ func BenchmarkBaseline(b *testing.B) {
 					fig, err := Spawn(context.Background(), Spec{
 						Scenario: "../scenarios/bench/" + file + ".yaml", Workloads: n, Pacing: pacing(),
 						CPUProfile: os.Getenv("KUEUESIM_BENCH_PROFILE_DIR") + profileName(file, n),
+						Events:     eventsName(file, n, i),
 					})
 					if err != nil {
 						b.Fatal(err)
@@ -56,6 +60,16 @@ func BenchmarkBaseline(b *testing.B) {
 			})
 		}
 	}
+}
+
+// eventsName is where a run's event log goes, when KUEUESIM_BENCH_EVENTS_DIR
+// is set.
+func eventsName(file string, n, i int) string {
+	dir := os.Getenv("KUEUESIM_BENCH_EVENTS_DIR")
+	if dir == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s/%s-%d-%d-%d.events.jsonl", dir, file, n, os.Getpid(), i)
 }
 
 // profileName is where a run's CPU profile goes, when

@@ -23,7 +23,7 @@ import (
 const (
 	envChild     = "KUEUESIM_BENCH_CHILD"     // scenario file
 	envWorkloads = "KUEUESIM_BENCH_WORKLOADS" // scale to this many workloads (0: as is)
-	envPacing    = "KUEUESIM_BENCH_PACING"    // strict or relaxed (default)
+	envPacing    = "KUEUESIM_BENCH_PACING"    // strict (default, as sim run) or relaxed
 	envEvents    = "KUEUESIM_BENCH_EVENTS"    // write the event log here
 	envCPU       = "KUEUESIM_BENCH_CPUPROFILE"
 	// envNoWatchCache: see Options.NoWorkloadWatchCache (inherited by the child).
@@ -117,9 +117,9 @@ func child(path string) error {
 		}
 		Scale(s, float64(n)/float64(total))
 	}
-	o := Options{Pacing: engine.Relaxed, NoWorkloadWatchCache: os.Getenv(envNoWatchCache) == "1"}
-	if os.Getenv(envPacing) == string(engine.Strict) {
-		o.Pacing = engine.Strict
+	o := Options{Pacing: engine.Strict, NoWorkloadWatchCache: os.Getenv(envNoWatchCache) == "1"}
+	if os.Getenv(envPacing) == string(engine.Relaxed) {
+		o.Pacing = engine.Relaxed
 	}
 	if p := os.Getenv(envEvents); p != "" {
 		f, err := os.Create(p)

@@ -2,6 +2,8 @@ package bench
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -30,6 +32,10 @@ type Figures struct {
 	Simulated time.Duration
 	// PeakRSS is the peak resident memory of the whole process tree.
 	PeakRSS int64
+	// Pacing is the run's pacing mode; Decisions the SHA-256 of its
+	// decisions.jsonl: runs of one scenario, size and seed give the same.
+	Pacing    engine.Pacing
+	Decisions string
 	// Writes are kube-apiserver's write requests during the replay, also
 	// per resource.
 	Writes           int64
@@ -46,9 +52,13 @@ func (f Figures) WritesPerWorkload() float64 { return float64(f.Writes) / float6
 func (f Figures) WritesPerSecond() float64 { return float64(f.Writes) / f.Wall.Seconds() }
 
 func (f Figures) String() string {
-	return fmt.Sprintf("%-28s %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s; busy polls %v",
-		f.Scenario, f.Workloads, f.Wall.Seconds(), 100*f.Settling.Seconds()/max(f.Wall.Seconds(), 1e-9), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
-		f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, f.SettleWaits)
+	hash := f.Decisions
+	if len(hash) > 12 {
+		hash = hash[:12]
+	}
+	return fmt.Sprintf("%-28s %s pacing %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s, decisions %s; busy polls %v",
+		f.Scenario, f.Pacing, f.Workloads, f.Wall.Seconds(), 100*f.Settling.Seconds()/max(f.Wall.Seconds(), 1e-9), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
+		f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, hash, f.SettleWaits)
 }
 
 // Options of a measured run.
@@ -93,7 +103,9 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 		rssAll.Stop()
 		return fig, err
 	}
-	opts := []engine.Option{engine.WithPacing(o.Pacing)}
+	fig.Pacing = o.Pacing
+	decisions := sha256.New()
+	opts := []engine.Option{engine.WithPacing(o.Pacing), engine.WithDecisionLog(decisions)}
 	if o.EventLog != nil {
 		opts = append(opts, engine.WithEventLog(o.EventLog))
 	}
@@ -121,6 +133,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 		}
 	}
 	fig.Wall, fig.Settling, fig.Steps, fig.SettleWaits = res.Wall, res.Settling, res.Steps, res.SettleWaits
+	fig.Decisions = hex.EncodeToString(decisions.Sum(nil))
 	if res.Run != nil {
 		fig.Simulated = res.Run.End
 	}

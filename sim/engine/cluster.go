@@ -64,11 +64,12 @@ func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Optio
 // EmbeddedTarget is the Target of an embedded control plane.
 func EmbeddedTarget(cp *cluster.ControlPlane) Target {
 	return Target{
-		Client:   cp.Client,
-		Cache:    cp.Manager.GetCache(),
-		Shares:   cp.Kueue.WeightedShare,
-		Gate:     cp.Kueue.Gate,
-		Revision: cp.Revision,
+		Client:    cp.Client,
+		Cache:     cp.Manager.GetCache(),
+		Reserving: cp.Kueue.Reserving,
+		Shares:    cp.Kueue.WeightedShare,
+		Gate:      cp.Kueue.Gate,
+		Revision:  cp.Revision,
 		FinishPod: func(ctx context.Context, key client.ObjectKey, phase corev1.PodPhase) error {
 			return cp.Kubelet.Finish(ctx, key, phase)
 		},

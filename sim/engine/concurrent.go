@@ -32,7 +32,7 @@ func (r *Runner) applyAll(ctx context.Context, items []*item) ([]*wlState, error
 	for _, it := range items {
 		switch it.act {
 		case actArrive:
-			st, c, err := r.prepareArrival(it.arrival, it.position)
+			st, c, err := r.prepareArrival(it.arrival, it.position, int64(it.seq))
 			if err != nil {
 				return nil, err
 			}

@@ -12,13 +12,26 @@
 // recomputed; observations are stamped with the simulated time.
 //
 // Kueue orders pending workloads of equal priority by their Workload's
-// creation time, which the API server stamps in wall-clock seconds. The
-// engine therefore paces creations so that workloads whose order can matter
-// (same ClusterQueue or cohort, same priority, pending together) are created
-// in distinct wall seconds (see pacing.go); RelaxedPacing turns this off for
-// large statistical runs, submits an instant's actions concurrently
-// (concurrent.go), settles on a shorter quiet window and deletes finished
-// workloads' objects as the run goes (prune.go).
+// creation time, which kube-apiserver stamps in wall-clock seconds, then
+// by random UID. Two things make Kueue order them by simulated time
+// instead, with no wall-clock pacing:
+//
+//   - QueueOrder (order.go), an informer transform on the manager's cache,
+//     shows Kueue every Workload as created at its arrival's simulated time
+//     plus its place among that instant's arrivals, in nanoseconds;
+//   - the scheduler gate (kueuesetup.SchedulerGate) holds Kueue's scheduler
+//     while an instant's actions are applied — concurrently, bookkeeping in
+//     scenario order (concurrent.go, submit.go, finish.go) — until every
+//     arrival is in Kueue's queues and the control plane is quiet; then
+//     Kueue schedules the instant as if it all happened at once.
+//
+// One goroutine, the replay loop, owns every workload's state: informer
+// handlers only queue what they saw (inbox.go), and the loop drains the
+// queue at each settle poll and at the end of each step (observer.go,
+// endstep.go). Kueue's weighted shares are read from its scheduler cache
+// once a step has settled (shares.go). RelaxedPacing settles on informer
+// events rather than etcd's revision and deletes finished workloads'
+// objects as the run goes (prune.go).
 //
 // Work per step is proportional to what changed: the observer hands the
 // engine the workloads whose state changed (a dirty set), and settle checks

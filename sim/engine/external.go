@@ -22,10 +22,11 @@ import (
 func ExternalTarget(cp *cluster.ControlPlane, c client.Client, clock clock.PassiveClock) Target {
 	k := kubelet.New(c, kubelet.WithClock(clock))
 	return Target{
-		Client: c,
-		Cache:  cp.Manager.GetCache(),
-		Shares: cp.Kueue.WeightedShare,
-		Gate:   cp.Kueue.Gate,
+		Client:    c,
+		Cache:     cp.Manager.GetCache(),
+		Reserving: cp.Kueue.Reserving,
+		Shares:    cp.Kueue.WeightedShare,
+		Gate:      cp.Kueue.Gate,
 		FinishPod: func(ctx context.Context, key client.ObjectKey, phase corev1.PodPhase) error {
 			return k.Finish(ctx, key, phase)
 		},

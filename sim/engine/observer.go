@@ -41,6 +41,10 @@ type observer struct {
 	dirty map[string]*wlState
 	// evicted receives raw Workloads whose eviction the engine completes.
 	evicted func(client.ObjectKey)
+	// reserved counts the quota reservations the API shows; observed
+	// counts the observations drained.
+	reserved *reservations
+	observed int64
 }
 
 // wlState is the engine's view of one submitted workload.
@@ -66,7 +70,8 @@ type wlState struct {
 }
 
 func newObserver(clock *VirtualClock, c client.Reader, s *scenarios.Scenario) *observer {
-	o := &observer{clock: clock, cache: c, flavors: map[string]map[string]string{}, workloads: map[string]*wlState{}, dirty: map[string]*wlState{}}
+	o := &observer{clock: clock, cache: c, flavors: map[string]map[string]string{}, workloads: map[string]*wlState{}, dirty: map[string]*wlState{},
+		reserved: newReservations()}
 	for _, f := range s.Queues.ResourceFlavors {
 		o.flavors[f.Name] = f.NodeLabels
 	}
@@ -97,12 +102,14 @@ func (o *observer) watch(ctx context.Context, c cache.Cache) error {
 // drain applies every queued observation, in the order they were seen.
 func (o *observer) drain() {
 	for _, ob := range o.inbox.take() {
+		o.observed++
 		obj := ob.obj
 		if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 			obj = d.Obj
 		}
 		switch x := obj.(type) {
 		case *kueue.Workload:
+			o.reserved.observe(x, ob.deleted)
 			if !ob.deleted {
 				old, _ := ob.old.(*kueue.Workload)
 				o.onWorkload(old, x)

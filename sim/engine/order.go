@@ -8,6 +8,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
@@ -28,6 +29,18 @@ import (
 // nothing of this is written back. Workloads the engine did not submit
 // (another run's, or one whose owner the cache does not hold yet) get the
 // simulated time they were first seen at.
+//
+// kube-apiserver also keeps condition times to the second, and Kueue orders
+// preemption candidates by when they reserved quota (the QuotaReserved
+// condition) and requeues a workload preempted while borrowing at its
+// Preempted condition's time. On a virtual clock whose instants are
+// milliseconds apart those would tie, and Kueue breaks such ties by random
+// UID. The transform therefore shows each condition at the simulated
+// instant it was first seen at, if that is the second the API stored, plus
+// the workload's place in the run's arrivals in nanoseconds: later arrivals
+// count as later among those admitted at one instant. Kueue's own
+// tie-break (UID) is arbitrary by its own account; this one is
+// reproducible.
 type QueueOrder struct {
 	clock *VirtualClock
 	// owners finds the StatefulSet or pod a Workload belongs to (set once
@@ -35,14 +48,35 @@ type QueueOrder struct {
 	owners atomic.Pointer[client.Reader]
 
 	mu       sync.Mutex
-	arrivals map[string]time.Time    // namespace/name of a submitted object → its creation time
-	byUID    map[types.UID]time.Time // the time each Workload was given: it never changes
-	unknown  int64                   // Workloads of no arrival so far
+	arrivals map[string]arrivalTime    // namespace/name of a submitted object → its creation time
+	byUID    map[types.UID]arrivalTime // the time each Workload was given: it never changes
+	unknown  int64                     // Workloads of no arrival so far
+	// conditions holds, per Workload and condition type, the stored
+	// condition a precise time was given for, and that time.
+	conditions map[conditionKey]conditionTime
+}
+
+// arrivalTime is a Workload's creation time and its place in the run's
+// arrivals.
+type arrivalTime struct {
+	at  time.Time
+	seq int64
+}
+
+type conditionKey struct {
+	uid types.UID
+	typ string
+}
+
+type conditionTime struct {
+	status metav1.ConditionStatus
+	stored time.Time // as kube-apiserver keeps it (whole seconds)
+	shown  time.Time
 }
 
 // NewQueueOrder returns a QueueOrder on clock's simulated time.
 func NewQueueOrder(clock *VirtualClock) *QueueOrder {
-	return &QueueOrder{clock: clock, arrivals: map[string]time.Time{}, byUID: map[types.UID]time.Time{}}
+	return &QueueOrder{clock: clock, arrivals: map[string]arrivalTime{}, byUID: map[types.UID]arrivalTime{}, conditions: map[conditionKey]conditionTime{}}
 }
 
 // setOwners gives the transform the reader it finds owners with.
@@ -50,10 +84,10 @@ func (q *QueueOrder) setOwners(r client.Reader) { q.owners.Store(&r) }
 
 // arrive notes the creation time of the submitted object key
 // (namespace/name): the arrival's simulated time plus its position among
-// the instant's arrivals.
-func (q *QueueOrder) arrive(key string, at time.Duration, position int) {
+// the instant's arrivals; seq is its place among all the run's arrivals.
+func (q *QueueOrder) arrive(key string, at time.Duration, position int, seq int64) {
 	q.mu.Lock()
-	q.arrivals[key] = Epoch.Add(at + time.Duration(position))
+	q.arrivals[key] = arrivalTime{at: Epoch.Add(at + time.Duration(position)), seq: seq}
 	q.mu.Unlock()
 }
 
@@ -69,12 +103,39 @@ func (q *QueueOrder) Transform(obj any) (any, error) {
 	if !known {
 		t = q.creationTime(wl)
 	}
-	wl.CreationTimestamp.Time = t
+	wl.CreationTimestamp.Time = t.at
+	q.conditionTimes(wl, t.seq)
 	return wl, nil
 }
 
+// conditionTimes shows each of wl's conditions at the simulated instant it
+// was first seen at (plus seq nanoseconds), when kube-apiserver stored it
+// in that instant's second; otherwise as stored.
+func (q *QueueOrder) conditionTimes(wl *kueue.Workload, seq int64) {
+	if wl.UID == "" || len(wl.Status.Conditions) == 0 {
+		return
+	}
+	now := q.clock.Now()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i := range wl.Status.Conditions {
+		c := &wl.Status.Conditions[i]
+		k := conditionKey{wl.UID, c.Type}
+		stored := c.LastTransitionTime.Time
+		seen, ok := q.conditions[k]
+		if !ok || seen.status != c.Status || !seen.stored.Equal(stored) {
+			seen = conditionTime{status: c.Status, stored: stored, shown: stored}
+			if stored.Equal(now.Truncate(time.Second)) {
+				seen.shown = now.Add(time.Duration(seq))
+			}
+			q.conditions[k] = seen
+		}
+		c.LastTransitionTime.Time = seen.shown
+	}
+}
+
 // creationTime finds and remembers the time a Workload is given.
-func (q *QueueOrder) creationTime(wl *kueue.Workload) time.Time {
+func (q *QueueOrder) creationTime(wl *kueue.Workload) arrivalTime {
 	var reader client.Reader
 	if r := q.owners.Load(); r != nil {
 		reader = *r
@@ -87,7 +148,7 @@ func (q *QueueOrder) creationTime(wl *kueue.Workload) time.Time {
 	}
 	t, ok := q.arrivals[key]
 	if !ok {
-		t = q.clock.Now().Add(time.Duration(q.unknown))
+		t = arrivalTime{at: q.clock.Now().Add(time.Duration(q.unknown))}
 		q.unknown++
 	}
 	if wl.UID != "" {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
-	"os"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -43,6 +41,10 @@ type Target struct {
 	// Revision reads etcd's revision directly (the embedded control
 	// plane); nil reads it through the API server.
 	Revision func(context.Context) (int64, error)
+	// Reserving reads how many workloads hold quota in a ClusterQueue in
+	// Kueue's scheduler cache; nil: the settle cannot see Kueue's
+	// admissions in flight.
+	Reserving func(clusterQueue string) (int, bool)
 	// Shares reads Kueue's weighted shares in process; nil records none.
 	Shares ShareReader
 	// Gate holds the in-process Kueue's scheduler while an instant is
@@ -159,6 +161,15 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	r.evict = newEvictor(t.Client, clock)
 	r.obs.evicted = r.evict.add
 	r.settle.others = append(r.settle.others, r.evict.busy)
+	if t.Reserving != nil {
+		var cqs []string
+		for _, cq := range s.Queues.ClusterQueues {
+			cqs = append(cqs, cq.Name)
+		}
+		r.settle.others = append(r.settle.others, func() string {
+			return r.obs.reserved.inFlight(cqs, t.Reserving, r.obs.observed)
+		})
+	}
 	return r
 }
 
@@ -179,9 +190,6 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	go r.evict.run(evictCtx)
 	if err := r.setUp(ctx); err != nil {
 		return res, err
-	}
-	if os.Getenv("KUEUESIM_DEBUG") != "" {
-		fmt.Fprintf(os.Stderr, "setUp done after %s %v\n", time.Since(began), r.settle.waits)
 	}
 	arrivals, err := Plan(r.s, r.seed)
 	if err != nil {
@@ -238,17 +246,7 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	settle := func(also func() string) error {
 		began := time.Now()
 		defer func() { r.settling += time.Since(began) }()
-		before := maps.Clone(r.settle.waits)
 		busy, err := r.settle.wait(ctx, also)
-		if os.Getenv("KUEUESIM_DEBUG") != "" {
-			d := map[string]int{}
-			for k, v := range r.settle.waits {
-				if v != before[k] {
-					d[k] = v - before[k]
-				}
-			}
-			fmt.Fprintf(os.Stderr, "  settle (held %v) %s %v\n", also != nil, time.Since(began), d)
-		}
 		if err == nil && busy != "" {
 			extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "NotSettled",
 				Message: fmt.Sprintf("the control plane was still busy after %s (%s); results of this step may depend on machine speed", settleTimeout, busy)})
@@ -272,9 +270,6 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	}
 	if err := settle(nil); err != nil {
 		return err
-	}
-	if os.Getenv("KUEUESIM_DEBUG") != "" {
-		fmt.Fprintf(os.Stderr, "step %s: %v\n", t, r.settle.waits)
 	}
 	return r.endStep(extra)
 }

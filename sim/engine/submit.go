@@ -13,7 +13,7 @@ import (
 // prepareArrival does an arrival's bookkeeping on the loop — its state,
 // its Arrived event, its creation time for Kueue's queues — and returns the
 // call that submits it.
-func (r *Runner) prepareArrival(a *Arrival, position int) (*wlState, call, error) {
+func (r *Runner) prepareArrival(a *Arrival, position int, seq int64) (*wlState, call, error) {
 	obj, err := WorkloadObject(*a, r.priorities)
 	if err != nil {
 		return nil, call{}, err
@@ -23,7 +23,7 @@ func (r *Runner) prepareArrival(a *Arrival, position int) (*wlState, call, error
 		cq = r.lqToCQ[a.Team.Namespace+"/"+hp]
 	}
 	key := a.Team.Namespace + "/" + a.Name
-	r.order.arrive(key, a.At, position)
+	r.order.arrive(key, a.At, position, seq)
 	st := r.obs.track(*a, key, cq)
 	requests := map[string]float64{}
 	for res, q := range a.Stream.Requests {

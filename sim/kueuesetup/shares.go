@@ -29,3 +29,18 @@ func (k *Kueue) WeightedShare(name string, cohort bool) (int64, bool) {
 	}
 	return core.WeightedShare(stats.WeightedShare), true
 }
+
+// Reserving is how many workloads hold quota in the ClusterQueue name in
+// Kueue's scheduler cache, those Kueue's scheduler has admitted but not yet
+// written to the API among them; false when the cache does not hold the
+// name.
+func (k *Kueue) Reserving(name string) (int, bool) {
+	if k == nil {
+		return 0, false
+	}
+	stats, err := k.Cache.Usage(&kueue.ClusterQueue{ObjectMeta: metav1.ObjectMeta{Name: name}})
+	if err != nil {
+		return 0, false
+	}
+	return stats.ReservingWorkloads, true
+}
