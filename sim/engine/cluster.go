@@ -10,6 +10,7 @@ import (
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
+	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
 	"github.com/kueue-sim/kueue-sim/sim/platform"
 )
 
@@ -63,15 +64,22 @@ func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Optio
 
 // EmbeddedTarget is the Target of an embedded control plane.
 func EmbeddedTarget(cp *cluster.ControlPlane) Target {
-	return Target{
-		Client:    cp.Client,
-		Cache:     cp.Manager.GetCache(),
-		Reserving: cp.Kueue.Reserving,
-		Shares:    cp.Kueue.WeightedShare,
-		Gate:      cp.Kueue.Gate,
-		Revision:  cp.Revision,
+	return withKueue(Target{
+		Client:   cp.Client,
+		Cache:    cp.Manager.GetCache(),
+		Revision: cp.Revision,
 		FinishPod: func(ctx context.Context, key client.ObjectKey, phase corev1.PodPhase) error {
 			return cp.Kubelet.Finish(ctx, key, phase)
 		},
+	}, cp.Kueue)
+}
+
+// withKueue gives t what the in-process Kueue k offers the engine: its
+// scheduler gate, its quota reservations and weighted shares; nothing when
+// Kueue does not run in process.
+func withKueue(t Target, k *kueuesetup.Kueue) Target {
+	if k != nil {
+		t.Gate, t.Reserving, t.Shares = k.Gate, k.Reserving, k.WeightedShare
 	}
+	return t
 }

@@ -21,14 +21,11 @@ import (
 // kubelet would overwrite the status, so this target needs KWOK nodes.
 func ExternalTarget(cp *cluster.ControlPlane, c client.Client, clock clock.PassiveClock) Target {
 	k := kubelet.New(c, kubelet.WithClock(clock))
-	return Target{
-		Client:    c,
-		Cache:     cp.Manager.GetCache(),
-		Reserving: cp.Kueue.Reserving,
-		Shares:    cp.Kueue.WeightedShare,
-		Gate:      cp.Kueue.Gate,
+	return withKueue(Target{
+		Client: c,
+		Cache:  cp.Manager.GetCache(),
 		FinishPod: func(ctx context.Context, key client.ObjectKey, phase corev1.PodPhase) error {
 			return k.Finish(ctx, key, phase)
 		},
-	}
+	}, cp.Kueue)
 }
