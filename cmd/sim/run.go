@@ -54,7 +54,7 @@ With --junit FILE it writes the expectations as JUnit XML.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.reportDir, "report", "", "folder to write the run's logs and reports to")
 	fl.Int64Var(&f.seed, "seed", 0, "seed for arrivals and durations (default: the scenario's)")
-	fl.BoolVar(&f.relaxed, "relaxed", false, "skip the wall-clock pacing that keeps Kueue's FIFO order among tied workloads: faster, but decision traces vary between runs")
+	fl.BoolVar(&f.relaxed, "relaxed", false, "settle on informer events instead of etcd's revision and delete finished workloads as the run goes (less memory on large runs; no faster, and decision traces may vary)")
 	fl.StringVar(&f.runRoot, "run-root", procs.DefaultRunRoot(), "folder for the control plane's files; removed at the end")
 	addTargetFlags(fl, &f.targetFlags)
 	addRunReportFlags(fl, &f.runReportFlags)
