@@ -260,7 +260,9 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	if err == nil && r.t.Gate != nil {
 		// Everything of this instant reaches Kueue's queues before Kueue
 		// schedules any of it, as if it all happened at once.
-		err = settle(r.notQueued(arrived))
+		err = settle(r.notQueued(arrived, func(msg string) {
+			extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "NotQueued", Message: msg})
+		}))
 	}
 	if r.t.Gate != nil {
 		r.t.Gate.Release()

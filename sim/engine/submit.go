@@ -75,29 +75,41 @@ func (r *Runner) profileQueue(name string) string {
 
 // queueWait bounds how long the engine waits for Kueue to queue an
 // instant's arrivals before it lets Kueue schedule without them.
-const queueWait = 10 * time.Second
+var queueWait = 10 * time.Second
 
 // notQueued is the settle check of a held instant: it names an arrival
 // whose Workload Kueue has not made or not queued yet. Kueue has taken an
 // arrival in when its Workload is in Kueue's queues ready to be tried, or
 // Kueue said why it cannot queue it (a Pending reason: no such LocalQueue,
 // an inactive ClusterQueue). After queueWait it gives up on the arrivals
-// still missing.
-func (r *Runner) notQueued(arrived []*wlState) func() string {
+// still missing and tells warn, once, which one it waited for.
+func (r *Runner) notQueued(arrived []*wlState, warn func(string)) func() string {
 	deadline := time.Now().Add(queueWait)
+	var last string
+	warned := false
 	return func() string {
 		if time.Now().After(deadline) {
+			if !warned && last != "" {
+				warned = true
+				warn(fmt.Sprintf("%s after %s; Kueue schedules the instant without it, so this step's decisions may depend on machine speed", last, queueWait))
+			}
 			return ""
 		}
-		for _, st := range arrived {
-			switch {
-			case st.refused || st.admitted || st.finished || st.deleted || !r.queued(&st.arrival):
-			case st.workload == "":
-				return "Kueue has not made the Workload of " + st.key
-			case st.lastPending == "" && !r.t.Gate.Queued(st.arrival.Team.Namespace, st.workload):
-				return "Kueue has not queued Workload " + st.arrival.Team.Namespace + "/" + st.workload
-			}
-		}
-		return ""
+		last = r.missing(arrived)
+		return last
 	}
+}
+
+// missing names the first arrival Kueue has not taken in yet, or "".
+func (r *Runner) missing(arrived []*wlState) string {
+	for _, st := range arrived {
+		switch {
+		case st.refused || st.admitted || st.finished || st.deleted || !r.queued(&st.arrival):
+		case st.workload == "":
+			return "Kueue has not made the Workload of " + st.key
+		case st.lastPending == "" && !r.t.Gate.Queued(st.arrival.Team.Namespace, st.workload):
+			return "Kueue has not queued Workload " + st.arrival.Team.Namespace + "/" + st.workload
+		}
+	}
+	return ""
 }
