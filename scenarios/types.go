@@ -48,6 +48,9 @@ type Cluster struct {
 	// OpenShiftAI are the platform settings; default: Kueue Unmanaged with the
 	// Red Hat build of Kueue operator installed.
 	OpenShiftAI OpenShiftAI `json:"openshiftAI,omitempty"`
+	// KueueConfig is a Kueue Configuration file (config.kueue.x-k8s.io
+	// v1beta1 or v1beta2), relative to the scenario; excludes Kueue.
+	KueueConfig string `json:"kueueConfig,omitempty"`
 }
 
 // OpenShiftAI are the DataScienceCluster and dashboard settings.
@@ -64,6 +67,10 @@ type OpenShiftAI struct {
 
 // Queues are the Kueue objects of the scenario.
 type Queues struct {
+	// Manifests are files, folders or globs, relative to the scenario, of
+	// multi-document YAML: Kueue objects (v1beta1 or v1beta2), OpenShift AI
+	// objects, Namespaces and LocalQueues, applied as they are.
+	Manifests []string `json:"manifests,omitempty"`
 	ResourceFlavors  []ResourceFlavor  `json:"resourceFlavors,omitempty"`
 	Cohorts          []Cohort          `json:"cohorts,omitempty"`
 	ClusterQueues    []ClusterQueue    `json:"clusterQueues,omitempty"`
