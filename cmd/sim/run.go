@@ -23,6 +23,7 @@ type runFlags struct {
 	reportDir string
 	seed      int64
 	relaxed   bool
+	realtime  bool
 	runRoot   string
 	progress  string
 	targetFlags
@@ -54,6 +55,7 @@ With --junit FILE it writes the expectations as JUnit XML.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.reportDir, "report", "", "folder to write the run's logs and reports to")
 	fl.Int64Var(&f.seed, "seed", 0, "seed for arrivals and durations (default: the scenario's)")
+	fl.BoolVar(&f.realtime, "realtime", false, "pace the replay to the wall clock, one simulated second per wall second at most (demos; checking that decisions do not depend on the virtual clock)")
 	fl.BoolVar(&f.relaxed, "relaxed", false, "settle on informer events instead of etcd's revision and delete finished workloads as the run goes (less memory on large runs; no faster, and decision traces may vary)")
 	fl.StringVar(&f.runRoot, "run-root", procs.DefaultRunRoot(), "folder for the control plane's files; removed at the end")
 	addTargetFlags(fl, &f.targetFlags)
@@ -76,7 +78,11 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 	if f.relaxed {
 		pacing = engine.Relaxed
 	}
-	fmt.Fprintf(out, "scenario %s, seed %d, pacing %s\n", s.Name, seed, pacing)
+	realtime := ""
+	if f.realtime {
+		realtime = ", real time"
+	}
+	fmt.Fprintf(out, "scenario %s, seed %d, pacing %s%s\n", s.Name, seed, pacing, realtime)
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -89,6 +95,9 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 	}()
 	clock := &engine.VirtualClock{}
 	opts := []engine.Option{engine.WithSeed(seed), engine.WithPacing(pacing)}
+	if f.realtime {
+		opts = append(opts, engine.WithRealtime())
+	}
 	if f.reportDir != "" {
 		if err := os.MkdirAll(f.reportDir, 0o755); err != nil {
 			return fmt.Errorf("making report folder: %w", err)

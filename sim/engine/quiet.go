@@ -65,6 +65,11 @@ type settler struct {
 	etcdRevision func(context.Context) (int64, error)
 	// others are the engine's own workers: each names unfinished work.
 	others []func() string
+	// resume, called once the control plane is quiet, lets Kueue's
+	// scheduler go on if it paused after a cycle that evicted workloads
+	// (see kueuesetup.SchedulerGate); true means it did, and the settle
+	// goes on.
+	resume func() bool
 	// waits counts the settle polls that found the control plane busy, by
 	// kind of reason (see reasonKind): where settling time goes.
 	waits map[string]int
@@ -182,7 +187,11 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 			s.waits[reasonKind(busy)]++
 		}
 		if rounds >= settleRounds {
-			return "", nil
+			if s.resume == nil || !s.resume() {
+				return "", nil
+			}
+			rounds = 0
+			s.waits["Kueue's scheduler went on after evicting"]++
 		}
 		lastRev = rev
 		if time.Now().After(deadline) {

@@ -91,6 +91,8 @@ type Runner struct {
 	t         Target
 	clock     *VirtualClock
 	pacing    Pacing
+	realtime  bool
+	wallStart time.Time // realtime: the wall time of simulated time 0
 	progress  func(Progress)
 	events    *record.Writer
 	decisions *record.Writer
@@ -158,6 +160,9 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	r.settle.observe = r.obs.drain
 	r.settle.etcdRevision = t.Revision
 	r.settle.progress = func() int64 { return r.obs.decisions }
+	if t.Gate != nil {
+		r.settle.resume = t.Gate.Resume
+	}
 	r.evict = newEvictor(t.Client, clock)
 	r.obs.evicted = r.evict.add
 	r.settle.others = append(r.settle.others, r.evict.busy)
@@ -212,6 +217,9 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	for !r.queue.empty() {
 		t := r.queue.next()
 		if r.s.End != nil && t > r.s.End.Duration {
+			break
+		}
+		if runErr = r.pace(ctx, t); runErr != nil {
 			break
 		}
 		if runErr = r.step(ctx, t); runErr != nil {

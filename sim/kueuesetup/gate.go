@@ -1,8 +1,12 @@
 package kueuesetup
 
 import (
+	"context"
 	"sync"
+	"sync/atomic"
 
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
 	"sigs.k8s.io/kueue/pkg/workload"
@@ -22,21 +26,40 @@ import (
 // when Hold is called finishes. Kueue's pending-workloads gauge counts a
 // held ClusterQueue's workloads as inadmissible, as it does for an inactive
 // one, and is recomputed on Release.
+//
+// The gate also runs an instant's cycles in lock-step where it matters: a
+// cycle that evicts workloads (preemption) leaves work behind it (Kueue's
+// Workload controller releases the victims' quota, their jobs stop) that
+// the next cycle would otherwise race with, so its outcome would depend on
+// machine speed. After such a cycle the gate pauses the scheduler until
+// Resume, which the engine calls once the control plane is quiet again.
+// The scheduler's writes reach the gate through Client, the client Kueue's
+// scheduler is built with.
 type SchedulerGate struct {
 	checker qcache.StatusChecker
-	mu      sync.RWMutex
-	held    bool
 	queues  *qcache.Manager
+
+	// evictions counts the evictions Kueue's scheduler has written.
+	evictions atomic.Int64
+
+	mu     sync.Mutex
+	held   bool
+	paused bool
+	seen   int64 // evictions when the scheduler last went on
 }
 
 var _ qcache.StatusChecker = (*SchedulerGate)(nil)
 
-// ClusterQueueActive is the StatusChecker the queue manager calls.
+// ClusterQueueActive is the StatusChecker the queue manager calls. The
+// first call after a cycle that evicted workloads pauses the scheduler.
 func (g *SchedulerGate) ClusterQueueActive(name kueue.ClusterQueueReference) bool {
-	g.mu.RLock()
-	held := g.held
-	g.mu.RUnlock()
-	return !held && g.checker.ClusterQueueActive(name)
+	g.mu.Lock()
+	if !g.held && g.evictions.Load() != g.seen {
+		g.paused = true
+	}
+	stopped := g.held || g.paused
+	g.mu.Unlock()
+	return !stopped && g.checker.ClusterQueueActive(name)
 }
 
 // Hold keeps Kueue's scheduler from starting another cycle.
@@ -50,10 +73,32 @@ func (g *SchedulerGate) Hold() {
 // pending gauges are recomputed and the scheduler is woken.
 func (g *SchedulerGate) Release() {
 	g.mu.Lock()
-	was := g.held
-	g.held = false
+	was := g.held || g.paused
+	g.held, g.paused, g.seen = false, false, g.evictions.Load()
 	g.mu.Unlock()
-	if was && g.queues != nil {
+	if was {
+		g.wake()
+	}
+}
+
+// Resume lets a scheduler paused after an evicting cycle go on. It tells
+// whether there was such a pause (taken or about to be taken), that is
+// whether Kueue may now schedule more.
+func (g *SchedulerGate) Resume() bool {
+	g.mu.Lock()
+	was := !g.held && (g.paused || g.evictions.Load() != g.seen)
+	if was {
+		g.paused, g.seen = false, g.evictions.Load()
+	}
+	g.mu.Unlock()
+	if was {
+		g.wake()
+	}
+	return was
+}
+
+func (g *SchedulerGate) wake() {
+	if g.queues != nil {
 		g.queues.ResyncGaugeMetrics()
 		g.queues.Broadcast()
 	}
@@ -64,4 +109,33 @@ func (g *SchedulerGate) Release() {
 // admitted or unknown).
 func (g *SchedulerGate) Queued(namespace, name string) bool {
 	return g.queues != nil && g.queues.GetWorkloadFromCache(workload.NewReference(namespace, name)) != nil
+}
+
+// Client wraps the client Kueue's scheduler writes with, counting the
+// evictions it writes (preemptions among them).
+func (g *SchedulerGate) Client(c client.Client) client.Client {
+	return evictionCounter{Client: c, n: &g.evictions}
+}
+
+// evictionCounter counts the Workload status writes that set Evicted.
+type evictionCounter struct {
+	client.Client
+	n *atomic.Int64
+}
+
+func (c evictionCounter) Status() client.SubResourceWriter {
+	return statusCounter{SubResourceWriter: c.Client.Status(), n: c.n}
+}
+
+type statusCounter struct {
+	client.SubResourceWriter
+	n *atomic.Int64
+}
+
+func (w statusCounter) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+	err := w.SubResourceWriter.Patch(ctx, obj, patch, opts...)
+	if wl, ok := obj.(*kueue.Workload); ok && err == nil && apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadEvicted) {
+		w.n.Add(1)
+	}
+	return err
 }

@@ -40,7 +40,9 @@ type options struct {
 }
 
 // WithSchedulerClock makes Kueue's scheduler stamp admissions and
-// preemptions with c's time (the simulator's virtual clock).
+// preemptions, and its job integrations stamp PodsReady and Finished and
+// measure queued-until-ready time, with c's time (the simulator's virtual
+// clock).
 func WithSchedulerClock(c clock.Clock) Option { return func(o *options) { o.schedulerClock = c } }
 
 // Kueue is a Kueue wired into a manager. Its caches are readable, so the
@@ -178,7 +180,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	if err != nil {
 		return nil, fmt.Errorf("reading managedJobsNamespaceSelector: %w", err)
 	}
-	if err := jobframework.SetupControllers(ctx, mgr, log,
+	jobOpts := []jobframework.Option{
 		jobframework.WithManageJobsWithoutQueueName(cfg.ManageJobsWithoutQueueName),
 		jobframework.WithWaitForPodsReady(cfg.WaitForPodsReady),
 		jobframework.WithKubeServerVersion(versions),
@@ -190,7 +192,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 		jobframework.WithQueues(queues),
 		jobframework.WithObjectRetentionPolicies(cfg.ObjectRetentionPolicies),
 		jobframework.WithManagedJobsNamespaceSelector(nsSelector),
-	); err != nil {
+	}
+	if o.schedulerClock != nil {
+		jobOpts = append(jobOpts, jobframework.WithClock(o.schedulerClock))
+	}
+	if err := jobframework.SetupControllers(ctx, mgr, log, jobOpts...); err != nil {
 		return nil, fmt.Errorf("setting up Kueue's job integrations: %w", err)
 	}
 
@@ -211,7 +217,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 		// Kueue guards this option with a testing.TB it does not use.
 		schedOpts = append(schedOpts, scheduler.WithClock(nil, o.schedulerClock))
 	}
-	sched := scheduler.New(queues, cCache, mgr.GetClient(),
+	sched := scheduler.New(queues, cCache, gate.Client(mgr.GetClient()),
 		mgr.GetEventRecorderFor(constants.AdmissionName), schedOpts...)
 	if err := mgr.Add(sched); err != nil {
 		return nil, fmt.Errorf("adding Kueue's scheduler: %w", err)

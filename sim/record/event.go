@@ -111,6 +111,8 @@ type Event struct {
 	FairSharing bool `json:"fairSharing,omitempty"`
 	// Pacing is "strict" or "relaxed" (see engine).
 	Pacing string `json:"pacing,omitempty"`
+	// Realtime: the run was paced to the wall clock (sim run --realtime).
+	Realtime bool `json:"realtime,omitempty"`
 }
 
 // Duration marshals as seconds, e.g. 90.5.
