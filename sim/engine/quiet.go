@@ -70,6 +70,9 @@ type settler struct {
 	// (see kueuesetup.SchedulerGate); true means it did, and the settle
 	// goes on.
 	resume func() bool
+	// paused tells whether Kueue's scheduler is paused that way: its
+	// workloads to try then wait for resume and do not make it busy.
+	paused func() bool
 	// waits counts the settle polls that found the control plane busy, by
 	// kind of reason (see reasonKind): where settling time goes.
 	waits map[string]int
@@ -267,7 +270,7 @@ func (s *settler) inProcess() (string, error) {
 			}
 		case "kueue_pending_workloads":
 			for _, m := range mf.GetMetric() {
-				if label(m, "status") == "active" && m.GetGauge().GetValue() > 0 {
+				if label(m, "status") == "active" && m.GetGauge().GetValue() > 0 && (s.paused == nil || !s.paused()) {
 					return fmt.Sprintf(kueueTrying+" %g workloads to try in ClusterQueue %s", m.GetGauge().GetValue(), label(m, "cluster_queue")), nil
 				}
 			}

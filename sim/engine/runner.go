@@ -161,7 +161,7 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	r.settle.etcdRevision = t.Revision
 	r.settle.progress = func() int64 { return r.obs.decisions }
 	if t.Gate != nil {
-		r.settle.resume = t.Gate.Resume
+		r.settle.resume, r.settle.paused = t.Gate.Resume, t.Gate.Paused
 	}
 	r.evict = newEvictor(t.Client, clock)
 	r.obs.evicted = r.evict.add

@@ -97,6 +97,14 @@ func (g *SchedulerGate) Resume() bool {
 	return was
 }
 
+// Paused tells whether the scheduler is paused after an evicting cycle (or
+// will be at its next look at its queues) until Resume.
+func (g *SchedulerGate) Paused() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return !g.held && (g.paused || g.evictions.Load() != g.seen)
+}
+
 func (g *SchedulerGate) wake() {
 	if g.queues != nil {
 		g.queues.ResyncGaugeMetrics()
