@@ -212,7 +212,7 @@ func checkKueueConfig(p *field.Path, kueue map[string]any) field.ErrorList {
 func (src source) problems(errs field.ErrorList) []Problem {
 	out := make([]Problem, 0, len(errs))
 	for _, e := range errs {
-		out = append(out, Problem{Line: src.lines.line(e.Field), Field: e.Field, Msg: message(e)})
+		out = append(out, Problem{Line: src.lines.Line(e.Field), Field: e.Field, Msg: message(e)})
 	}
 	return out
 }

@@ -70,7 +70,7 @@ type Queues struct {
 	// Manifests are files, folders or globs, relative to the scenario, of
 	// multi-document YAML: Kueue objects (v1beta1 or v1beta2), OpenShift AI
 	// objects, Namespaces and LocalQueues, applied as they are.
-	Manifests []string `json:"manifests,omitempty"`
+	Manifests        []string          `json:"manifests,omitempty"`
 	ResourceFlavors  []ResourceFlavor  `json:"resourceFlavors,omitempty"`
 	Cohorts          []Cohort          `json:"cohorts,omitempty"`
 	ClusterQueues    []ClusterQueue    `json:"clusterQueues,omitempty"`
