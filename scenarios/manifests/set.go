@@ -137,3 +137,32 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// WithNamespacePrefix returns a copy of s whose namespaced objects live in
+// prefix+namespace and whose Namespaces are named so, labelled with labels
+// too: the set of a run on a shared cluster (see sim/remote). s is not
+// changed.
+func (s *Set) WithNamespacePrefix(prefix string, labels map[string]string) *Set {
+	if s == nil {
+		return nil
+	}
+	out := &Set{Files: s.Files, Objects: make([]Object, len(s.Objects))}
+	for i, o := range s.Objects {
+		obj := o.Obj.DeepCopyObject().(client.Object)
+		if ns := obj.GetNamespace(); ns != "" {
+			obj.SetNamespace(prefix + ns)
+		}
+		if n, ok := obj.(*corev1.Namespace); ok {
+			n.Name = prefix + n.Name
+			if n.Labels == nil {
+				n.Labels = map[string]string{}
+			}
+			for k, v := range labels {
+				n.Labels[k] = v
+			}
+		}
+		o.Obj = obj
+		out.Objects[i] = o
+	}
+	return out
+}
