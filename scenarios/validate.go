@@ -37,6 +37,11 @@ func Validate(s *Scenario) field.ErrorList {
 // files.
 func validate(s *Scenario) (field.ErrorList, []Problem) {
 	v := newValidator(s)
+	if len(s.Queues.Manifests) > 0 {
+		for _, n := range []*names{v.flavors, v.cohorts, v.cqs, v.priorities, v.profiles} {
+			n.where += " or in queues.manifests"
+		}
+	}
 	var errs field.ErrorList
 	errs = append(errs, v.header()...)
 	errs = append(errs, v.cluster(field.NewPath("cluster"))...)
