@@ -280,6 +280,10 @@ func (o Object) scope(k kind) []Problem {
 		probs = append(probs, o.Problem("metadata.generateName", "kueue-sim applies manifests by name: set metadata.name instead"))
 	case name == "":
 		probs = append(probs, o.Problem("metadata.name", "required: give the "+o.Kind+" a name"))
+	case o.Kind == "Namespace":
+		if msgs := validation.IsDNS1123Label(name); len(msgs) > 0 {
+			probs = append(probs, o.Problem("metadata.name", fmt.Sprintf("invalid Namespace name %q: %s", name, strings.Join(msgs, "; "))))
+		}
 	default:
 		if msgs := validation.IsDNS1123Subdomain(name); len(msgs) > 0 {
 			probs = append(probs, o.Problem("metadata.name", fmt.Sprintf("invalid name %q: %s", name, strings.Join(msgs, "; "))))
