@@ -31,7 +31,12 @@ type Error struct {
 
 // Problem is one invalid field.
 type Problem struct {
-	Line  int    // 0 when unknown
+	// File, when set, is the file the problem is in (a manifest, the
+	// Kueue configuration) instead of the scenario's.
+	File string
+	Line int // 0 when unknown
+	// Doc is where in File: "document 2" of a manifest file.
+	Doc   string
 	Field string // field path, e.g. workloads[0].arrival.every; "" for the whole file
 	Msg   string
 }
@@ -54,14 +59,21 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// String formats p as FILE:LINE: FIELD: MSG.
+// String formats p as FILE:LINE: FIELD: MSG; file is the scenario's,
+// unless p names another.
 func (p Problem) String(file string) string {
 	var b strings.Builder
+	if p.File != "" {
+		file = p.File
+	}
 	b.WriteString(file)
 	if p.Line > 0 {
 		fmt.Fprintf(&b, ":%d", p.Line)
 	}
 	b.WriteString(": ")
+	if p.Doc != "" {
+		b.WriteString(p.Doc + ": ")
+	}
 	if p.Field != "" {
 		b.WriteString(p.Field + ": ")
 	}
@@ -97,11 +109,24 @@ func LoadFile(path string) (*Scenario, error) {
 	return Load(path, name, data)
 }
 
-// Load decodes data strictly, applies defaults and validates the result.
-// file names the input in errors; name is the default scenario name. Input
-// over MaxFileSize, nested deeper than MaxDepth or whose aliases expand past
-// MaxExpandedSize is refused before it is decoded.
+// Load decodes data strictly, applies defaults, reads the files the
+// scenario names (queues.manifests, cluster.kueueConfig, relative to file's
+// folder; the working directory when file is "<stdin>" or another name in
+// angle brackets) and validates the result. file names the input in errors;
+// name is the default scenario name. Input over MaxFileSize, nested deeper
+// than MaxDepth or whose aliases expand past MaxExpandedSize is refused
+// before it is decoded.
 func Load(file, name string, data []byte) (*Scenario, error) {
+	dir := filepath.Dir(file)
+	if strings.HasPrefix(file, "<") {
+		dir = "."
+	}
+	return LoadIn(dir, file, name, data)
+}
+
+// LoadIn is Load with the folder the scenario's file references are
+// relative to.
+func LoadIn(dir, file, name string, data []byte) (*Scenario, error) {
 	src, fatal, dups := parseSource(data)
 	if len(fatal) > 0 {
 		return nil, newError(file, fatal)
@@ -118,9 +143,12 @@ func Load(file, name string, data []byte) (*Scenario, error) {
 	if errs := decodeStrict(js, s); len(errs) > 0 || len(dups) > 0 {
 		return nil, newError(file, append(dups, src.problems(errs)...))
 	}
+	s.Loaded.ManagementStateSet = s.Cluster.OpenShiftAI.ManagementState != ""
 	Default(s, name)
-	if errs := Validate(s); len(errs) > 0 {
-		return nil, newError(file, src.problems(errs))
+	refs := src.fromManifests(loadRefs(s, dir))
+	errs, probs := validate(s)
+	if all := append(append(src.problems(errs), refs...), probs...); len(all) > 0 {
+		return nil, newError(file, all)
 	}
 	return s, nil
 }
@@ -212,7 +240,7 @@ func checkKueueConfig(p *field.Path, kueue map[string]any) field.ErrorList {
 func (src source) problems(errs field.ErrorList) []Problem {
 	out := make([]Problem, 0, len(errs))
 	for _, e := range errs {
-		out = append(out, Problem{Line: src.lines.line(e.Field), Field: e.Field, Msg: message(e)})
+		out = append(out, Problem{Line: src.lines.Line(e.Field), Field: e.Field, Msg: message(e)})
 	}
 	return out
 }
@@ -227,10 +255,14 @@ func message(e *field.Error) string {
 	return e.ErrorBody()
 }
 
-// newError sorts problems by line into an Error of the first MaxProblems.
+// newError sorts problems by file (the scenario's first) and line into an
+// Error of the first MaxProblems.
 func newError(file string, probs []Problem) *Error {
 	sort.SliceStable(probs, func(i, j int) bool {
 		a, b := probs[i], probs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
 		if a.Line != b.Line {
 			return a.Line < b.Line
 		}

@@ -12,6 +12,8 @@ import (
 	yaml2 "go.yaml.in/yaml/v2"
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/kueue-sim/kueue-sim/scenarios/internal/yamlcheck"
 )
 
 // Limits on the YAML source, checked before anything expands it.
@@ -23,7 +25,7 @@ const (
 	MaxExpandedSize = 2 * MaxFileSize
 	// MaxDepth bounds the nesting of mappings and lists (a scenario needs
 	// about ten levels).
-	MaxDepth = 32
+	MaxDepth = yamlcheck.MaxDepth
 	// MaxNodes bounds the values (scalars, lists and mappings, aliases
 	// expanded) of a document: room for a replayed trace of MaxStreamCount
 	// workloads (arrival times and durations) and the rest of the scenario.
@@ -33,7 +35,7 @@ const (
 // source is a parsed YAML scenario: its node tree, which maps field paths to
 // lines and shows problems that decoding would hide or blow up on.
 type source struct {
-	lines *lineIndex
+	lines *yamlcheck.Index
 }
 
 // parseSource parses data with yaml.v3 (which keeps aliases unexpanded) and
@@ -68,7 +70,7 @@ func parseSource(data []byte) (src source, fatal, dups []Problem) {
 			"a second YAML document starts here (after ---); a scenario file holds one: put each scenario in a file of its own")}}, nil
 	}
 	root := docs[0].Content[0]
-	src = source{lines: newLineIndex(root)}
+	src = source{lines: yamlcheck.NewIndex(root)}
 	m := measure{seen: map[*yaml.Node]extent{}, active: map[*yaml.Node]bool{}}
 	ext := m.node(root)
 	var probs []Problem
@@ -309,7 +311,7 @@ func (src source) nonFinite() int {
 		}
 		return 0
 	}
-	return find(src.lines.root)
+	return find(src.lines.Root())
 }
 
 // complexKey returns the line of the first mapping key that is a list or a
@@ -317,7 +319,7 @@ func (src source) nonFinite() int {
 func complexKey(n *yaml.Node) int {
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := deref(n.Content[i]); k.Kind == yaml.MappingNode || k.Kind == yaml.SequenceNode {
+			if k := yamlcheck.Deref(n.Content[i]); k.Kind == yaml.MappingNode || k.Kind == yaml.SequenceNode {
 				return n.Content[i].Line
 			}
 		}

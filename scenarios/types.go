@@ -6,6 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
+	"github.com/kueue-sim/kueue-sim/scenarios/manifests"
 	"github.com/kueue-sim/kueue-sim/sim/nodes"
 )
 
@@ -35,6 +36,34 @@ type Scenario struct {
 	Teams        []Team        `json:"teams,omitempty"`
 	Workloads    []Stream      `json:"workloads,omitempty"`
 	Expectations []Expectation `json:"expectations,omitempty"`
+
+	// Loaded is what the loader read from the files the scenario names
+	// (queues.manifests, cluster.kueueConfig); not part of the format.
+	Loaded Loaded `json:"-"`
+}
+
+// Loaded holds what the scenario's other files hold, read and checked by
+// the loader so that nothing reads them again.
+type Loaded struct {
+	// Manifests are the objects of queues.manifests; nil without any.
+	Manifests *manifests.Set
+	// KueueConfig is the body of cluster.kueueConfig's Configuration in
+	// config.kueue.x-k8s.io/v1beta2, without apiVersion and kind.
+	KueueConfig map[string]any
+	// KueueConfigFile is the path of cluster.kueueConfig.
+	KueueConfigFile string
+	// ManagementStateSet tells whether cluster.openshiftAI.managementState
+	// was written (before defaults).
+	ManagementStateSet bool
+}
+
+// KueueSettings is the scenario's Kueue Configuration body: cluster.kueue,
+// or the file cluster.kueueConfig names.
+func (s *Scenario) KueueSettings() map[string]any {
+	if s.Cluster.KueueConfig != "" {
+		return s.Loaded.KueueConfig
+	}
+	return s.Cluster.Kueue
 }
 
 // Cluster is the simulated cluster: nodes, Kueue's configuration and the
@@ -70,7 +99,7 @@ type Queues struct {
 	// Manifests are files, folders or globs, relative to the scenario, of
 	// multi-document YAML: Kueue objects (v1beta1 or v1beta2), OpenShift AI
 	// objects, Namespaces and LocalQueues, applied as they are.
-	Manifests []string `json:"manifests,omitempty"`
+	Manifests        []string          `json:"manifests,omitempty"`
 	ResourceFlavors  []ResourceFlavor  `json:"resourceFlavors,omitempty"`
 	Cohorts          []Cohort          `json:"cohorts,omitempty"`
 	ClusterQueues    []ClusterQueue    `json:"clusterQueues,omitempty"`

@@ -24,20 +24,37 @@ const (
 	MaxResourcesPerFlavor = 64
 )
 
-// Validate checks the whole (defaulted) scenario and returns every problem,
-// each with its field path.
+// Validate checks the whole (defaulted) scenario and returns every problem
+// of the scenario file, each with its field path. The problems of the
+// manifests (s.Loaded) are Load's to report, with their files.
 func Validate(s *Scenario) field.ErrorList {
+	errs, _ := validate(s)
+	return errs
+}
+
+// validate checks the scenario and the manifests it loaded: problems of
+// the scenario file as field errors, problems of the manifests with their
+// files.
+func validate(s *Scenario) (field.ErrorList, []Problem) {
 	v := newValidator(s)
+	if len(s.Queues.Manifests) > 0 {
+		for _, n := range []*names{v.flavors, v.cohorts, v.cqs, v.priorities, v.profiles} {
+			n.where += " or in queues.manifests"
+		}
+	}
 	var errs field.ErrorList
 	errs = append(errs, v.header()...)
 	errs = append(errs, v.cluster(field.NewPath("cluster"))...)
+	v.manifestNames()
 	errs = append(errs, v.queues(field.NewPath("queues"))...)
+	v.manifestQueues()
 	errs = append(errs, v.teamList(field.NewPath("teams"))...)
+	v.manifestNamespaced()
 	errs = append(errs, v.profileList(field.NewPath("queues", "hardwareProfiles"))...)
 	errs = append(errs, v.streamList(field.NewPath("workloads"))...)
 	errs = append(errs, v.streamPlacement(field.NewPath("workloads"))...)
 	errs = append(errs, v.expectations(field.NewPath("expectations"))...)
-	return errs
+	return errs, v.mprobs
 }
 
 // validator holds the names declared so far: references are checked
@@ -61,6 +78,10 @@ type validator struct {
 	cqCohorts map[string]bool
 	// streamCount is each stream's count.
 	streamCount map[string]int32
+	// namespaces are the Namespaces of the manifests.
+	namespaces map[string]bool
+	// mprobs are the problems found in the manifests.
+	mprobs []Problem
 }
 
 func newValidator(s *Scenario) *validator {
@@ -77,6 +98,7 @@ func newValidator(s *Scenario) *validator {
 		localQueues:   map[string]*names{},
 		cqCohorts:     map[string]bool{},
 		streamCount:   map[string]int32{},
+		namespaces:    map[string]bool{},
 	}
 }
 

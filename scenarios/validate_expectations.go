@@ -71,7 +71,7 @@ func (v *validator) fairShare(p *field.Path, f *FairShare) field.ErrorList {
 	case !v.cohorts.Has(f.Cohort) && !v.cqCohorts[f.Cohort]:
 		errs = append(errs, withDetail(field.NotFound(p.Child("cohort"), f.Cohort), "no ClusterQueue is in this cohort: set cohort on the ClusterQueues that share"))
 	}
-	if _, on := v.s.Cluster.Kueue["fairSharing"]; !on || v.s.Cluster.Kueue["fairSharing"] == nil {
+	if v.s.KueueSettings()["fairSharing"] == nil {
 		errs = append(errs, invalid(p, "Kueue publishes the weighted shares this check reads only with fair sharing on: add cluster.kueue.fairSharing: {preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]}"))
 	}
 	return append(errs, fraction(p.Child("tolerance"), f.Tolerance)...)

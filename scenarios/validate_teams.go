@@ -29,7 +29,11 @@ func (v *validator) teamList(p *field.Path) field.ErrorList {
 		errs = append(errs, labelMap(tp.Child("labels"), t.Labels)...)
 		lqs := v.localQueues[t.Namespace]
 		if lqs == nil {
-			lqs = newNames("LocalQueue", tp.Child("localQueues").String(), "{name: gpu, clusterQueue: research}")
+			where := tp.Child("localQueues").String()
+			if len(v.s.Queues.Manifests) > 0 {
+				where += " or in queues.manifests (namespace " + t.Namespace + ")"
+			}
+			lqs = newNames("LocalQueue", where, "{name: gpu, clusterQueue: research}")
 			v.localQueues[t.Namespace] = lqs
 		}
 		for j, lq := range t.LocalQueues {

@@ -73,9 +73,12 @@ func summary(s *scenarios.Scenario) string {
 	parts := []string{
 		fmt.Sprintf("%s in %s", plural(workloads, "workload"), plural(len(s.Workloads), "stream")),
 		plural(len(s.Teams), "team"),
-		plural(len(s.Queues.ClusterQueues), "ClusterQueue"),
+		plural(s.ClusterQueueCount(), "ClusterQueue"),
 		plural(nodes, "node"),
 		plural(len(s.Expectations), "expectation"),
+	}
+	if set := s.Loaded.Manifests; set != nil {
+		parts = append(parts, fmt.Sprintf("%s from %s", plural(len(set.Objects), "manifest object"), plural(len(set.Files), "file")))
 	}
 	return strings.Join(parts, ", ")
 }

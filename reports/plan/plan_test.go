@@ -124,7 +124,7 @@ func TestApplyQuickstart(t *testing.T) {
 	}
 	all, _ := Combinations([]Vary{v, w})
 	out := filepath.Join(t.TempDir(), "quickstart.yaml")
-	if err := Apply(data, "quickstart", []Vary{v, w}, all[0], out); err != nil {
+	if err := Apply(data, "quickstart", []Vary{v, w}, all[0], out, "."); err != nil {
 		t.Fatal(err)
 	}
 	s, err := scenarios.LoadFile(out)
@@ -145,13 +145,13 @@ func TestApplyQuickstart(t *testing.T) {
 
 	bad, _ := ParseVary("cluster.nodePools[h100].count=3")
 	combos, _ := Combinations([]Vary{bad})
-	err = Apply(data, "quickstart", []Vary{bad}, combos[0], out)
+	err = Apply(data, "quickstart", []Vary{bad}, combos[0], out, ".")
 	if err == nil || !strings.Contains(err.Error(), `cluster.nodePools has no element named "h100" (names: a100, cpu)`) {
 		t.Errorf("missing pool: %v", err)
 	}
 	neg, _ := ParseVary("cluster.nodePools[a100].count=-1")
 	combos, _ = Combinations([]Vary{neg})
-	if err := Apply(data, "quickstart", []Vary{neg}, combos[0], out); err == nil || !strings.Contains(err.Error(), "makes an invalid scenario") {
+	if err := Apply(data, "quickstart", []Vary{neg}, combos[0], out, "."); err == nil || !strings.Contains(err.Error(), "makes an invalid scenario") {
 		t.Errorf("negative count: %v", err)
 	}
 }

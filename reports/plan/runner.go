@@ -64,7 +64,7 @@ func Run(ctx context.Context, scenarioPath string, varies []Vary, o Options) (*P
 	base := filepath.Base(scenarioPath)
 	name := strings.TrimSuffix(base, filepath.Ext(base))
 	for _, c := range mine {
-		if err := Apply(data, name, varies, c, filepath.Join(o.Out, runDir(c), base)); err != nil {
+		if err := Apply(data, name, varies, c, filepath.Join(o.Out, runDir(c), base), filepath.Dir(scenarioPath)); err != nil {
 			return nil, err
 		}
 	}

@@ -19,7 +19,7 @@ import (
 // labelKeysToCopy so that Kueue copies them onto Workloads.
 func KueueConfig(s *scenarios.Scenario) ([]byte, error) {
 	doc := map[string]any{}
-	for k, v := range s.Cluster.Kueue {
+	for k, v := range s.KueueSettings() {
 		doc[k] = v
 	}
 	doc["apiVersion"] = "config.kueue.x-k8s.io/v1beta2"
@@ -39,6 +39,14 @@ func KueueConfig(s *scenarios.Scenario) ([]byte, error) {
 	return data, nil
 }
 
+// KueueConfigName names the scenario's Kueue configuration in errors.
+func KueueConfigName(s *scenarios.Scenario) string {
+	if s.Cluster.KueueConfig != "" {
+		return "scenario " + s.Name + " (cluster.kueueConfig " + s.Loaded.KueueConfigFile + ")"
+	}
+	return "scenario " + s.Name + " (cluster.kueue)"
+}
+
 // ClusterOptions are the control-plane options a scenario asks for: its
 // node pools, its Kueue configuration, the platform (reconciler, webhooks,
 // fake operators) and the virtual clock.
@@ -49,7 +57,7 @@ func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Optio
 	}
 	opts := []cluster.Option{
 		cluster.WithNodePools(s.Cluster.NodePools...),
-		cluster.WithKueueConfig("scenario "+s.Name+" (cluster.kueue)", cfg),
+		cluster.WithKueueConfig(KueueConfigName(s), cfg),
 		cluster.WithClock(clock),
 		cluster.WithWorkloadTransform(WorkloadTransform(clock)),
 		// A run reads Workload conditions, never Events or v1beta1 objects:

@@ -9,6 +9,7 @@ import (
 	dscv1 "github.com/kueue-sim/kueue-sim/api/datasciencecluster/v1"
 	infrav1 "github.com/kueue-sim/kueue-sim/api/infrastructure/v1"
 	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/scenarios/manifests"
 )
 
 // DataScienceClusterName is the name of the DataScienceCluster the engine
@@ -17,25 +18,53 @@ const DataScienceClusterName = "default-dsc"
 
 // ClusterObjects returns the objects that set a scenario's cluster up, in
 // creation order: the DataScienceCluster, namespaces, ResourceFlavors,
-// Cohorts, ClusterQueues, WorkloadPriorityClasses, LocalQueues and
-// HardwareProfiles.
+// Topologies, Cohorts, ClusterQueues, WorkloadPriorityClasses, LocalQueues,
+// HardwareProfiles and OdhDashboardConfigs; of each kind the schema's, then
+// the manifests' (copies: creating them leaves the loaded scenario as it
+// is). The manifests' DataScienceCluster replaces the one made from
+// cluster.openshiftAI; a manifests' Namespace that is a team's keeps its
+// labels, with the team's labels and the managed label added.
 func ClusterObjects(s *scenarios.Scenario) []client.Object {
+	set := s.Loaded.Manifests
 	var out []client.Object
-	out = append(out, &dscv1.DataScienceCluster{
-		ObjectMeta: metav1.ObjectMeta{Name: DataScienceClusterName},
-		Spec: dscv1.DataScienceClusterSpec{Components: dscv1.Components{Kueue: dscv1.KueueComponent{
-			ManagementState: dscv1.ManagementState(s.Cluster.OpenShiftAI.ManagementState),
-		}}},
-	})
+	if dscs := set.DataScienceClusters(); len(dscs) > 0 {
+		out = append(out, dscs[0].Obj.DeepCopy())
+	} else {
+		out = append(out, &dscv1.DataScienceCluster{
+			ObjectMeta: metav1.ObjectMeta{Name: DataScienceClusterName},
+			Spec: dscv1.DataScienceClusterSpec{Components: dscv1.Components{Kueue: dscv1.KueueComponent{
+				ManagementState: dscv1.ManagementState(s.Cluster.OpenShiftAI.ManagementState),
+			}}},
+		})
+	}
+	manifestNS := map[string]*corev1.Namespace{}
+	for _, ns := range set.Namespaces() {
+		manifestNS[ns.Obj.Name] = ns.Obj
+	}
+	teamNS := map[string]bool{}
 	for _, t := range s.Teams {
+		teamNS[t.Namespace] = true
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: t.Namespace}}
+		if m := manifestNS[t.Namespace]; m != nil {
+			ns = m.DeepCopy()
+		}
 		labels := map[string]string{}
+		for k, v := range ns.Labels {
+			labels[k] = v
+		}
 		for k, v := range t.Labels {
 			labels[k] = v
 		}
 		if !t.Unmanaged {
 			labels[dscv1.KueueManagedLabel] = "true"
 		}
-		out = append(out, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: t.Namespace, Labels: labels}})
+		ns.Labels = labels
+		out = append(out, ns)
+	}
+	for _, ns := range set.Namespaces() {
+		if !teamNS[ns.Obj.Name] {
+			out = append(out, ns.Obj.DeepCopy())
+		}
 	}
 	for _, f := range s.Queues.ResourceFlavors {
 		out = append(out, &kueue.ResourceFlavor{
@@ -43,6 +72,8 @@ func ClusterObjects(s *scenarios.Scenario) []client.Object {
 			Spec:       kueue.ResourceFlavorSpec{NodeLabels: f.NodeLabels, Tolerations: f.Tolerations},
 		})
 	}
+	out = appendCopies(out, set.ResourceFlavors())
+	out = appendCopies(out, set.Topologies())
 	for _, c := range s.Queues.Cohorts {
 		co := &kueue.Cohort{ObjectMeta: metav1.ObjectMeta{Name: c.Name}}
 		co.Spec.ParentName = kueue.CohortReference(c.Parent)
@@ -51,12 +82,15 @@ func ClusterObjects(s *scenarios.Scenario) []client.Object {
 		}
 		out = append(out, co)
 	}
+	out = appendCopies(out, set.Cohorts())
 	for i := range s.Queues.ClusterQueues {
 		out = append(out, clusterQueue(&s.Queues.ClusterQueues[i]))
 	}
+	out = appendCopies(out, set.ClusterQueues())
 	for _, pc := range s.Queues.PriorityClasses {
 		out = append(out, &kueue.WorkloadPriorityClass{ObjectMeta: metav1.ObjectMeta{Name: pc.Name}, Value: pc.Value})
 	}
+	out = appendCopies(out, set.WorkloadPriorityClasses())
 	for _, t := range s.Teams {
 		for _, lq := range t.LocalQueues {
 			out = append(out, &kueue.LocalQueue{
@@ -65,8 +99,18 @@ func ClusterObjects(s *scenarios.Scenario) []client.Object {
 			})
 		}
 	}
+	out = appendCopies(out, set.LocalQueues())
 	for _, hp := range s.Queues.HardwareProfiles {
 		out = append(out, hardwareProfile(hp))
+	}
+	out = appendCopies(out, set.HardwareProfiles())
+	return appendCopies(out, set.OdhDashboardConfigs())
+}
+
+// appendCopies appends a copy of each manifest object.
+func appendCopies[T client.Object](out []client.Object, objs []manifests.Typed[T]) []client.Object {
+	for _, o := range objs {
+		out = append(out, o.Obj.DeepCopyObject().(client.Object))
 	}
 	return out
 }
@@ -146,10 +190,7 @@ func ScenarioObjects(s *scenarios.Scenario) ([]client.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	priorities := map[string]int32{}
-	for _, pc := range s.Queues.PriorityClasses {
-		priorities[pc.Name] = pc.Value
-	}
+	priorities := s.PriorityValues()
 	seen := map[string]bool{}
 	for _, a := range arrivals {
 		if seen[a.Stream.Name] {

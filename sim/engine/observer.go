@@ -72,8 +72,10 @@ type wlState struct {
 func newObserver(clock *VirtualClock, c client.Reader, s *scenarios.Scenario) *observer {
 	o := &observer{clock: clock, cache: c, flavors: map[string]map[string]string{}, workloads: map[string]*wlState{}, dirty: map[string]*wlState{},
 		reserved: newReservations()}
-	for _, f := range s.Queues.ResourceFlavors {
-		o.flavors[f.Name] = f.NodeLabels
+	for _, f := range s.FlavorNodeLabels() {
+		if _, dup := o.flavors[f.Name]; !dup {
+			o.flavors[f.Name] = f.Value
+		}
 	}
 	return o
 }

@@ -138,17 +138,9 @@ func WithDecisionLog(w io.Writer) Option {
 // kueue-sim controllers stamp status with.
 func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *Runner {
 	r := &Runner{s: s, seed: *s.Seed, t: t, clock: clock, pacing: Strict, order: clock.order(),
-		lqToCQ: map[string]string{}, priorities: map[string]int32{}}
+		lqToCQ: s.LocalQueueTargets(), priorities: s.PriorityValues()}
 	for _, o := range opts {
 		o(r)
-	}
-	for _, team := range s.Teams {
-		for _, lq := range team.LocalQueues {
-			r.lqToCQ[team.Namespace+"/"+lq.Name] = lq.ClusterQueue
-		}
-	}
-	for _, pc := range s.Queues.PriorityClasses {
-		r.priorities[pc.Name] = pc.Value
 	}
 	r.obs = newObserver(clock, t.Cache, s)
 	r.shares = newShareObserver(clock, t.Shares, s)
@@ -168,7 +160,7 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	r.settle.others = append(r.settle.others, r.evict.busy)
 	if t.Reserving != nil {
 		var cqs []string
-		for _, cq := range s.Queues.ClusterQueues {
+		for _, cq := range s.ClusterQueueCohorts() {
 			cqs = append(cqs, cq.Name)
 		}
 		r.settle.others = append(r.settle.others, func() string {

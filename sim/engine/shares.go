@@ -48,13 +48,13 @@ func newShareObserver(clock *VirtualClock, read ShareReader, s *scenarios.Scenar
 			o.keys = append(o.keys, k)
 		}
 	}
-	for _, cq := range s.Queues.ClusterQueues {
+	for _, cq := range s.ClusterQueueCohorts() {
 		add(shareKey{name: cq.Name})
-		add(shareKey{name: cq.Cohort, cohort: true})
+		add(shareKey{name: cq.Value, cohort: true})
 	}
-	for _, c := range s.Queues.Cohorts {
+	for _, c := range s.CohortParents() {
 		add(shareKey{name: c.Name, cohort: true})
-		add(shareKey{name: c.Parent, cohort: true})
+		add(shareKey{name: c.Value, cohort: true})
 	}
 	sort.Slice(o.keys, func(i, j int) bool {
 		if o.keys[i].cohort != o.keys[j].cohort {

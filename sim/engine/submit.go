@@ -65,12 +65,7 @@ func (r *Runner) queued(a *Arrival) bool {
 }
 
 func (r *Runner) profileQueue(name string) string {
-	for _, hp := range r.s.Queues.HardwareProfiles {
-		if hp.Name == name {
-			return hp.LocalQueue
-		}
-	}
-	return ""
+	return r.s.ProfileQueue(name)
 }
 
 // queueWait bounds how long the engine waits for Kueue to queue an

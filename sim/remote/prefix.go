@@ -11,8 +11,9 @@ import (
 // RunLabel carries the run id on everything a run creates.
 const RunLabel = "kueue-sim.io/run"
 
-// Prefixed returns a copy of s whose team and hardware-profile namespaces
-// start with prefix and whose team namespaces carry RunLabel=runID. s is not
+// Prefixed returns a copy of s whose team and hardware-profile namespaces,
+// and the namespaces of its manifests, start with prefix and whose team
+// namespaces (and the manifests' Namespaces) carry RunLabel=runID. s is not
 // changed; the copy shares the rest of s.
 func Prefixed(s *scenarios.Scenario, prefix, runID string) (*scenarios.Scenario, error) {
 	out := *s
@@ -34,5 +35,11 @@ func Prefixed(s *scenarios.Scenario, prefix, runID string) (*scenarios.Scenario,
 		hp.Namespace = prefix + hp.Namespace
 		out.Queues.HardwareProfiles[i] = hp
 	}
+	for _, o := range s.Loaded.Manifests.Namespaces() {
+		for _, msg := range validation.IsDNS1123Label(prefix + o.Obj.Name) {
+			return nil, fmt.Errorf("prefixing Namespace %s of %s with %q: %s", o.Obj.Name, o.Source, prefix, msg)
+		}
+	}
+	out.Loaded.Manifests = s.Loaded.Manifests.WithNamespacePrefix(prefix, map[string]string{RunLabel: runID})
 	return &out, nil
 }

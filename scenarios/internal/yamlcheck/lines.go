@@ -1,4 +1,4 @@
-package scenarios
+package yamlcheck
 
 import (
 	"regexp"
@@ -7,26 +7,31 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// lineIndex finds the line of a field path (workloads[2].arrival.every,
+// MaxDepth bounds the aliases followed and the merged mappings looked
+// into: deeper input is refused before anything reads it.
+const MaxDepth = 32
+
+// Index finds the line of a field path (workloads[2].arrival.every,
 // queues.clusterQueues[0].resourceGroups[0].flavors[0].resources[nvidia.com/gpu])
 // in the YAML source.
-type lineIndex struct {
+type Index struct {
 	root *yaml.Node
 	// keys index the keys of large mappings, built on first use.
 	keys map[*yaml.Node]map[string]int
 }
 
-func newLineIndex(root *yaml.Node) *lineIndex {
-	return &lineIndex{root: root, keys: map[*yaml.Node]map[string]int{}}
+// NewIndex indexes the document whose root node is root.
+func NewIndex(root *yaml.Node) *Index {
+	return &Index{root: root, keys: map[*yaml.Node]map[string]int{}}
 }
 
 var pathStep = regexp.MustCompile(`([^.\[]+)|\[([^\]]*)\]`)
 
-// line returns the line of the deepest node of path that exists: the
+// Line returns the line of the deepest node of path that exists: the
 // document's first line for a top-level field that is missing; 0 for the
 // empty path or without a document. A mapping entry's line is its key's;
 // aliases lead to their anchor.
-func (l *lineIndex) line(path string) int {
+func (l *Index) Line(path string) int {
 	if l == nil || l.root == nil || path == "" {
 		return 0
 	}
@@ -34,7 +39,7 @@ func (l *lineIndex) line(path string) int {
 	best := n.Line
 	for _, m := range pathStep.FindAllStringSubmatch(path, -1) {
 		key := m[1] + m[2]
-		n = deref(n)
+		n = Deref(n)
 		var next *yaml.Node
 		line := 0
 		switch n.Kind {
@@ -54,8 +59,8 @@ func (l *lineIndex) line(path string) int {
 	return best
 }
 
-// deref follows an alias to its anchor.
-func deref(n *yaml.Node) *yaml.Node {
+// Deref follows an alias to its anchor.
+func Deref(n *yaml.Node) *yaml.Node {
 	for i := 0; n.Kind == yaml.AliasNode && n.Alias != nil && i < MaxDepth; i++ {
 		n = n.Alias
 	}
@@ -64,7 +69,7 @@ func deref(n *yaml.Node) *yaml.Node {
 
 // mapValue finds key's value in a mapping, looking into merged mappings
 // (<<: *base) too, and the line of its key.
-func (l *lineIndex) mapValue(n *yaml.Node, key string, depth int) (*yaml.Node, int) {
+func (l *Index) mapValue(n *yaml.Node, key string, depth int) (*yaml.Node, int) {
 	if i, ok := l.keyIndex(n)[key]; ok {
 		return n.Content[i+1], n.Content[i].Line
 	}
@@ -75,12 +80,12 @@ func (l *lineIndex) mapValue(n *yaml.Node, key string, depth int) (*yaml.Node, i
 		if n.Content[i].Value != "<<" {
 			continue
 		}
-		merged := []*yaml.Node{deref(n.Content[i+1])}
+		merged := []*yaml.Node{Deref(n.Content[i+1])}
 		if merged[0].Kind == yaml.SequenceNode {
 			merged = merged[0].Content
 		}
 		for _, mn := range merged {
-			if mn = deref(mn); mn.Kind == yaml.MappingNode {
+			if mn = Deref(mn); mn.Kind == yaml.MappingNode {
 				if v, line := l.mapValue(mn, key, depth+1); v != nil {
 					return v, line
 				}
@@ -92,7 +97,7 @@ func (l *lineIndex) mapValue(n *yaml.Node, key string, depth int) (*yaml.Node, i
 
 // keyIndex maps the scalar keys of a mapping to their index in Content, the
 // first of duplicates.
-func (l *lineIndex) keyIndex(n *yaml.Node) map[string]int {
+func (l *Index) keyIndex(n *yaml.Node) map[string]int {
 	if idx, ok := l.keys[n]; ok {
 		return idx
 	}
@@ -107,3 +112,6 @@ func (l *lineIndex) keyIndex(n *yaml.Node) map[string]int {
 	l.keys[n] = idx
 	return idx
 }
+
+// Root is the document's root node.
+func (l *Index) Root() *yaml.Node { return l.root }

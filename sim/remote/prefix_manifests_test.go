@@ -1,0 +1,31 @@
+package remote
+
+import (
+	"testing"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+)
+
+// The manifests' namespaced objects and Namespaces move to the prefixed
+// namespaces too; the loaded scenario keeps its own.
+func TestPrefixedMovesManifests(t *testing.T) {
+	s, err := scenarios.LoadFile("../../scenarios/testdata/manifests.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prefixed(s, "run1-", "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lq := p.Loaded.Manifests.LocalQueues()[0].Obj
+	ns := p.Loaded.Manifests.Namespaces()[0].Obj
+	if lq.Namespace != "run1-research" || ns.Name != "run1-research" || ns.Labels[RunLabel] != "r1" || ns.Labels["cost-center"] != "r-and-d" {
+		t.Errorf("prefixed LocalQueue in %q, Namespace %q with labels %v", lq.Namespace, ns.Name, ns.Labels)
+	}
+	if got := s.Loaded.Manifests.LocalQueues()[0].Obj.Namespace; got != "research" {
+		t.Errorf("the original LocalQueue moved to %q", got)
+	}
+	if got := p.LocalQueueTargets(); got["run1-research/gpu"] != "research" {
+		t.Errorf("LocalQueue targets %v lack run1-research/gpu", got)
+	}
+}
