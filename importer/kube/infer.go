@@ -6,8 +6,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/runtime"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/kueue-sim/kueue-sim/sim/nodes"
@@ -233,4 +233,3 @@ func sortedResources(l corev1.ResourceList) []corev1.ResourceName {
 
 // sanitizeSubdomain makes s an object name (a DNS label is one).
 func sanitizeSubdomain(s string) string { return sanitize(s) }
-

@@ -29,12 +29,12 @@ type window struct {
 
 // streamKey is what makes workloads one stream.
 type streamKey struct {
-	namespace, queue   string
-	kind               scenarios.WorkloadKind
-	priorityClass      string
-	replicas           int32
-	requests           string
-	running            bool // admitted and not finished: no duration
+	namespace, queue string
+	kind             scenarios.WorkloadKind
+	priorityClass    string
+	replicas         int32
+	requests         string
+	running          bool // admitted and not finished: no duration
 }
 
 // arrival is one replayed workload.
