@@ -69,7 +69,7 @@ func (imp *Import) Incomplete() bool { return len(imp.Missing) > 0 }
 func (imp *Import) describe(summary string) {
 	var parts []string
 	if len(imp.Missing) > 0 {
-		parts = append(parts, fmt.Sprintf("%s could not read %s.", IncompletePrefix, strings.Join(imp.Missing, "; ")))
+		parts = append(parts, fmt.Sprintf("%s the scenario lacks what the import could not read (%s).", IncompletePrefix, strings.Join(imp.Missing, "; ")))
 	}
 	if len(imp.Inferred) > 0 {
 		parts = append(parts, fmt.Sprintf("%s %s.", InferredPrefix, strings.Join(imp.Inferred, "; ")))
