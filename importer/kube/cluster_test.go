@@ -80,7 +80,7 @@ func clusterObjects(t *testing.T) []client.Object {
 		&kueue.Cohort{ObjectMeta: metav1.ObjectMeta{Name: "org"}},
 		&kueue.ClusterQueue{ObjectMeta: metav1.ObjectMeta{Name: "research-cq"}, Spec: kueue.ClusterQueueSpec{CohortName: "org"}},
 		&kueue.LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: "train", Namespace: "research"},
-			Spec: kueue.LocalQueueSpec{ClusterQueue: "research-cq"},
+			Spec:   kueue.LocalQueueSpec{ClusterQueue: "research-cq"},
 			Status: kueue.LocalQueueStatus{PendingWorkloads: 1}},
 		&kueue.LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: "analytics"},
 			Spec: kueue.LocalQueueSpec{ClusterQueue: "shared"}},
@@ -91,7 +91,7 @@ func clusterObjects(t *testing.T) []client.Object {
 		&unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "infrastructure.opendatahub.io/v1", "kind": "HardwareProfile",
 			"metadata": map[string]any{"name": "a100", "namespace": "redhat-ods-applications", "uid": "u-hwp"},
-			"spec": map[string]any{"scheduling": map[string]any{"type": "Queue", "kueue": map[string]any{"localQueueName": "train"}}},
+			"spec":     map[string]any{"scheduling": map[string]any{"type": "Queue", "kueue": map[string]any{"localQueueName": "train"}}},
 		}},
 	}
 	wls, err := ReadWorkloads("testdata/workloads.yaml")
