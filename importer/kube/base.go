@@ -31,7 +31,7 @@ type base struct {
 func readBase(path string) (*base, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading --cluster: %w", err)
+		return nil, &InputError{File: path, Msg: fmt.Sprintf("--cluster: cannot read it (%v): give a scenario file or a folder of manifests", unwrapPath(err))}
 	}
 	if info.IsDir() {
 		if _, err := os.Stat(filepath.Join(path, ScenarioFile)); err == nil {
@@ -45,7 +45,7 @@ func readBase(path string) (*base, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading --cluster: %w", err)
+		return nil, &InputError{File: path, Msg: fmt.Sprintf("--cluster: cannot read it (%v)", unwrapPath(err))}
 	}
 	s := &scenarios.Scenario{}
 	if err := yaml.Unmarshal(data, s); err != nil {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"regexp"
 	"strconv"
@@ -53,7 +54,7 @@ func IsInputError(err error) bool {
 func ReadWorkloads(path string) ([]kueue.Workload, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading workloads: %w", err)
+		return nil, &InputError{File: path, Msg: fmt.Sprintf("cannot read the file (%v): %s", unwrapPath(err), dumpHint)}
 	}
 	var out []kueue.Workload
 	docs := splitDocuments(data)
@@ -219,4 +220,13 @@ func workloadOf(m map[string]any) (*kueue.Workload, string) {
 		return wl, ""
 	}
 	return nil, fmt.Sprintf("apiVersion %s: use kueue.x-k8s.io/v1beta1 or v1beta2", apiVersion)
+}
+
+// unwrapPath is an os error without the path the message names already.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
