@@ -76,8 +76,9 @@ func reportImport(out, errOut io.Writer, imp *kube.Import, dir string) {
 	for _, p := range s.Cluster.NodePools {
 		nodes += p.Count
 	}
-	fmt.Fprintf(out, "wrote %s: %d workloads in %d streams, %d teams, %d nodes in %d pools\n",
-		filepath.Join(dir, kube.ScenarioFile), imp.Workloads, len(s.Workloads), len(s.Teams), nodes, len(s.Cluster.NodePools))
+	fmt.Fprintf(out, "wrote %s: %s in %s, %s, %s in %s\n", filepath.Join(dir, kube.ScenarioFile),
+		plural(imp.Workloads, "workload"), plural(len(s.Workloads), "stream"), plural(len(s.Teams), "team"),
+		plural(nodes, "node"), plural(len(s.Cluster.NodePools), "pool"))
 	if names, _, err := imp.Manifests.Files(); err == nil && len(names) > 0 {
 		fmt.Fprintf(out, "wrote %s: %s\n", filepath.Join(dir, kube.ManifestsDir), strings.Join(names, ", "))
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -215,5 +216,39 @@ func TestFromClusterV1beta1(t *testing.T) {
 	spec, _ := cqs[0]["spec"].(map[string]any)
 	if cqs[0]["apiVersion"] != "kueue.x-k8s.io/v1beta2" || spec["cohortName"] != "legacy" {
 		t.Errorf("not converted to v1beta2: %v", cqs[0])
+	}
+}
+
+// --since leaves out what finished before the window; what was created
+// before it and ran into it arrives at 0 and runs for its part in the
+// window.
+func TestFromClusterSince(t *testing.T) {
+	imp, err := FromCluster(context.Background(), fakeCluster(t), ClusterOptions{Now: now, Since: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, st := range imp.Scenario.Workloads {
+		var d []string
+		for i, a := range st.Arrival.At {
+			s := a.Duration.String()
+			if len(st.Durations) > 0 {
+				s += "+" + st.Durations[i].Duration.String()
+			}
+			d = append(d, s)
+		}
+		got[st.Name] = strings.Join(d, ",")
+	}
+	want := map[string]string{
+		"analytics-default-notebook-running-1": "0s",
+		"analytics-default-raycluster-1":       "0s+15m0s", // 00:15 to 02:15, window from 02:00
+		"research-train-job-1":                 "0s+15m0s", // pending: the median of all finished (just the RayCluster)
+		"research-train-pytorch-running-1":     "0s",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("streams (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(strings.Join(imp.Notes, "\n"), "3 workloads finished before the window (--since): left out") {
+		t.Errorf("notes:\n%s", strings.Join(imp.Notes, "\n"))
 	}
 }
