@@ -15,9 +15,9 @@ import (
 func newImportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import",
-		Short: "Write scenarios from public cluster traces",
+		Short: "Write scenarios from a live cluster, saved Kueue Workloads, or public cluster traces",
 	}
-	cmd.AddCommand(newImportOpenBCmd(), newOpenBCurveCmd())
+	cmd.AddCommand(newImportClusterCmd(), newImportWorkloadsCmd(), newImportOpenBCmd(), newOpenBCurveCmd())
 	return cmd
 }
 

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/kueue-sim/kueue-sim/importer/kube"
+)
+
+type importClusterFlags struct {
+	kubeconfig, context, out, name string
+	since                          time.Duration
+}
+
+func newImportClusterCmd() *cobra.Command {
+	f := &importClusterFlags{}
+	cmd := &cobra.Command{
+		Use:   "cluster --kubeconfig PATH [--context NAME] [--since 168h] -o DIR",
+		Short: "Write a scenario from a live cluster: its nodes, queues and recent Workloads (list calls only)",
+		Long: `sim import cluster reads a live cluster with list calls only and writes
+DIR/scenario.yaml, DIR/manifests/ and, when the cluster has Kueue's
+ConfigMap kueue-manager-config, DIR/kueue-config.yaml:
+
+  - node pools: the nodes grouped by GPU product label, the labels the
+    ResourceFlavors and Topologies select on, allocatable and taints (cordoned
+    nodes and the node lifecycle's taints left out), with their counts;
+  - manifests: Namespaces (Kueue-managed ones and those the objects live in),
+    ResourceFlavors, Topologies, Cohorts, AdmissionChecks, ClusterQueues,
+    LocalQueues, WorkloadPriorityClasses (kueue.x-k8s.io/v1beta2) and OpenShift
+    AI HardwareProfiles, DataScienceClusters and OdhDashboardConfigs, without
+    status, managedFields, uid, resourceVersion and the like;
+  - streams that replay the Workloads created in the last --since (and older
+    ones still running or pending, at time 0), as sim import workloads does.
+
+It reads ConfigMaps of Kueue's namespace only, and never Secrets. A kind whose
+CRD is missing is skipped with a note. A list the user may not make is
+reported on stderr ("forbidden: list clusterqueues.kueue.x-k8s.io: ..."), the
+import goes on, the scenario's description and top comment start with
+"Incomplete:", and the command still exits 0 (node pools are inferred from the
+workloads when nodes cannot be listed).`,
+		Example: `  sim import cluster --kubeconfig ~/.kube/config -o my-cluster/
+  sim import cluster --kubeconfig kc --context prod --since 24h -o prod/`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runImportCluster(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig of the cluster (default: $KUBECONFIG, then ~/.kube/config)")
+	fl.StringVar(&f.context, "context", "", "kubeconfig context (default: the current one)")
+	fl.DurationVar(&f.since, "since", kube.DefaultSince, "replay the Workloads created this long before now")
+	fl.StringVarP(&f.out, "output", "o", "", "folder to write (scenario.yaml, manifests/, kueue-config.yaml)")
+	fl.StringVar(&f.name, "name", "", "scenario name (default: the folder's name)")
+	_ = cmd.MarkFlagRequired("output")
+	return cmd
+}
+
+func runImportCluster(cmd *cobra.Command, f *importClusterFlags) error {
+	if f.since <= 0 {
+		return withExitCode(2, fmt.Errorf("--since %s: give a positive duration, e.g. 168h", f.since))
+	}
+	cfg, source, err := importKubeconfig(f.kubeconfig, f.context)
+	if err != nil {
+		return withExitCode(2, err)
+	}
+	s, err := kube.Scheme()
+	if err != nil {
+		return err
+	}
+	c, err := client.New(cfg, client.Options{Scheme: s})
+	if err != nil {
+		return fmt.Errorf("connecting to %s: %w", source, err)
+	}
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	imp, err := kube.FromCluster(ctx, c, kube.ClusterOptions{Since: f.since, Name: f.name, Dir: f.out, Source: source})
+	if err != nil {
+		return fmt.Errorf("importing %s: %w", source, err)
+	}
+	if err := imp.Write(f.out); err != nil {
+		return err
+	}
+	reportImport(cmd.OutOrStdout(), cmd.ErrOrStderr(), imp, f.out)
+	return nil
+}
+
+// importKubeconfig loads the client configuration of path (default rules
+// when empty) and context, and names the cluster: "context NAME (SERVER)".
+func importKubeconfig(path, context string) (*rest.Config, string, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = path
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context})
+	cfg, err := cc.ClientConfig()
+	if err != nil {
+		return nil, "", fmt.Errorf("loading kubeconfig %q: %w (give --kubeconfig PATH and, if needed, --context NAME)", path, err)
+	}
+	raw, err := cc.RawConfig()
+	name := context
+	if err == nil && name == "" {
+		name = raw.CurrentContext
+	}
+	cfg.Timeout = time.Minute
+	return cfg, fmt.Sprintf("context %s (%s)", name, cfg.Host), nil
+}

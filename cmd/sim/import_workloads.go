@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kueue-sim/kueue-sim/importer/kube"
+)
+
+type importWorkloadsFlags struct {
+	cluster, out, name string
+}
+
+func newImportWorkloadsCmd() *cobra.Command {
+	f := &importWorkloadsFlags{}
+	cmd := &cobra.Command{
+		Use:   "workloads FILE... [--cluster SCENARIO|DIR] -o DIR",
+		Short: "Write a scenario that replays saved Kueue Workloads (kubectl get workloads -o yaml|json)",
+		Long: `sim import workloads reads saved dumps of Kueue Workloads
+(kubectl get workloads.kueue.x-k8s.io -A -o yaml, or -o json; kueue.x-k8s.io
+v1beta1 or v1beta2; a List, single Workloads or several YAML documents) and
+writes DIR/scenario.yaml that replays them: arrival at creation, run time from
+admission to Finished (none for the ones still running: they run to the end;
+the ones that never ran get the median of their stream), pod sets' counts and
+requests, queue, priority class, and the kind from the owner (a Workload that
+fits no kind is replayed as a raw Workload asking for all it asked for).
+
+The cluster and the queues come from --cluster when given: a scenario file
+(its node pools, Kueue configuration, queues and teams, paths rewritten to
+resolve from DIR) or a folder of manifests (copied into DIR/manifests; one
+node pool per ResourceFlavor inferred from the demand). Without it they are
+inferred: one node pool and one ClusterQueue per LocalQueue's ClusterQueue in
+one cohort, sized to the dump's peak concurrent demand; the scenario's
+description and top comment start with "Inferred:".
+
+Bad input (unreadable file, bad YAML, an object that is not a Workload) is
+reported with the file, its line and document, and exits 2.`,
+		Example: `  kubectl get workloads.kueue.x-k8s.io -A -o yaml > workloads.yaml
+  sim import workloads workloads.yaml -o imported/
+  sim import workloads workloads.yaml --cluster my-cluster.yaml -o replay/`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runImportWorkloads(cmd, f, args) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.cluster, "cluster", "", "scenario file, or folder of manifests, to take the cluster and queues from (default: inferred)")
+	fl.StringVarP(&f.out, "output", "o", "", "folder to write (scenario.yaml, manifests/)")
+	fl.StringVar(&f.name, "name", "", "scenario name (default: the folder's name)")
+	_ = cmd.MarkFlagRequired("output")
+	return cmd
+}
+
+func runImportWorkloads(cmd *cobra.Command, f *importWorkloadsFlags, files []string) error {
+	imp, err := kube.FromWorkloadFiles(files, kube.WorkloadsOptions{Cluster: f.cluster, Dir: f.out, Name: f.name})
+	if kube.IsInputError(err) {
+		return withExitCode(2, err)
+	}
+	if err != nil {
+		return fmt.Errorf("importing workloads: %w", err)
+	}
+	if err := imp.Write(f.out); err != nil {
+		return err
+	}
+	reportImport(cmd.OutOrStdout(), cmd.ErrOrStderr(), imp, f.out)
+	return nil
+}
+
+// reportImport says what an import wrote, and on stderr what it could not
+// read.
+func reportImport(out, errOut io.Writer, imp *kube.Import, dir string) {
+	s := imp.Scenario
+	nodes := 0
+	for _, p := range s.Cluster.NodePools {
+		nodes += p.Count
+	}
+	fmt.Fprintf(out, "wrote %s: %s in %s, %s, %s in %s\n", filepath.Join(dir, kube.ScenarioFile),
+		plural(imp.Workloads, "workload"), plural(len(s.Workloads), "stream"), plural(len(s.Teams), "team"),
+		plural(nodes, "node"), plural(len(s.Cluster.NodePools), "pool"))
+	if names, _, err := imp.Manifests.Files(); err == nil && len(names) > 0 {
+		fmt.Fprintf(out, "wrote %s: %s\n", filepath.Join(dir, kube.ManifestsDir), strings.Join(names, ", "))
+	}
+	if imp.CopyManifests != "" {
+		fmt.Fprintf(out, "copied %s into %s\n", imp.CopyManifests, filepath.Join(dir, kube.ManifestsDir))
+	}
+	if imp.KueueConfig != nil {
+		fmt.Fprintf(out, "wrote %s\n", filepath.Join(dir, kube.KueueConfigFile))
+	}
+	for _, i := range imp.Inferred {
+		fmt.Fprintf(out, "inferred: %s\n", i)
+	}
+	for _, n := range imp.Notes {
+		fmt.Fprintf(out, "note: %s\n", n)
+	}
+	if imp.Incomplete() {
+		fmt.Fprintf(errOut, "warning: the import is incomplete (marked so in the scenario); it could not read:\n")
+		for _, m := range imp.Missing {
+			fmt.Fprintf(errOut, "  %s\n", m)
+		}
+	}
+}

@@ -1,0 +1,254 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	infrav1 "github.com/kueue-sim/kueue-sim/api/infrastructure/v1"
+)
+
+// now is the instant of the test imports: after every workload of
+// testdata/workloads.yaml was created.
+var now = time.Date(2025, 1, 1, 3, 0, 0, 0, time.UTC)
+
+func node(name, product string, gpus int64, mod func(*corev1.Node)) *corev1.Node {
+	n := &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{
+			corev1.LabelHostname: name, "node-class": "gpu", "unrelated": name,
+		}},
+		Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{
+			corev1.ResourceCPU: resource.MustParse("64"), corev1.ResourceMemory: resource.MustParse("512Gi"),
+			corev1.ResourcePods: resource.MustParse("110"), "hugepages-1Gi": resource.MustParse("0"),
+		}},
+	}
+	if product != "" {
+		n.Labels["nvidia.com/gpu.product"] = product
+		n.Status.Allocatable["nvidia.com/gpu"] = *resource.NewQuantity(gpus, resource.DecimalSI)
+		n.Spec.Taints = []corev1.Taint{{Key: "nvidia.com/gpu", Value: "present", Effect: corev1.TaintEffectNoSchedule}}
+	} else {
+		n.Labels["node-class"] = "cpu"
+	}
+	if mod != nil {
+		mod(n)
+	}
+	return n
+}
+
+// clusterObjects are a small cluster: A100 and CPU nodes, Kueue's objects,
+// the Workloads of testdata/workloads.yaml, Kueue's ConfigMap and a Secret.
+func clusterObjects(t *testing.T) []client.Object {
+	t.Helper()
+	objs := []client.Object{
+		node("a100-0", "NVIDIA-A100-SXM4-80GB", 8, nil),
+		node("a100-1", "NVIDIA-A100-SXM4-80GB", 8, func(n *corev1.Node) {
+			// Lifecycle taints are not the pool's.
+			n.Spec.Taints = append(n.Spec.Taints, corev1.Taint{Key: corev1.TaintNodeNotReady, Effect: corev1.TaintEffectNoExecute})
+		}),
+		node("a100-2", "NVIDIA-A100-SXM4-80GB", 8, func(n *corev1.Node) { n.Spec.Unschedulable = true }),
+		node("l4-0", "NVIDIA-L4", 4, nil),
+		node("cpu-0", "", 0, nil),
+		node("cpu-1", "", 0, nil),
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "research", Labels: map[string]string{
+			ManagedLabel: "true", corev1.LabelMetadataName: "research"}}},
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "analytics"}},
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "idle", Labels: map[string]string{ManagedLabel: "true"}}},
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "kube-system"}},
+		&kueue.ResourceFlavor{
+			ObjectMeta: metav1.ObjectMeta{Name: "a100", UID: "u-rf", ResourceVersion: "7", Generation: 2,
+				Finalizers:  []string{"kueue.x-k8s.io/resource-in-use"},
+				Annotations: map[string]string{lastApplied: "{}"}},
+			Spec: kueue.ResourceFlavorSpec{NodeLabels: map[string]string{"nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB"}},
+		},
+		&kueue.ResourceFlavor{ObjectMeta: metav1.ObjectMeta{Name: "cpu"},
+			Spec: kueue.ResourceFlavorSpec{NodeLabels: map[string]string{"node-class": "cpu"}}},
+		&kueue.Cohort{ObjectMeta: metav1.ObjectMeta{Name: "org"}},
+		&kueue.ClusterQueue{ObjectMeta: metav1.ObjectMeta{Name: "research-cq"}, Spec: kueue.ClusterQueueSpec{CohortName: "org"}},
+		&kueue.LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: "train", Namespace: "research"},
+			Spec:   kueue.LocalQueueSpec{ClusterQueue: "research-cq"},
+			Status: kueue.LocalQueueStatus{PendingWorkloads: 1}},
+		&kueue.LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: "analytics"},
+			Spec: kueue.LocalQueueSpec{ClusterQueue: "shared"}},
+		&kueue.WorkloadPriorityClass{ObjectMeta: metav1.ObjectMeta{Name: "high"}, Value: 1000},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "kueue-manager-config", Namespace: "kueue-system"},
+			Data: map[string]string{"controller_manager_config.yaml": "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfairSharing: {}\n"}},
+		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "kueue-webhook-server-cert", Namespace: "kueue-system"}},
+		&unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "infrastructure.opendatahub.io/v1", "kind": "HardwareProfile",
+			"metadata": map[string]any{"name": "a100", "namespace": "redhat-ods-applications", "uid": "u-hwp"},
+			"spec":     map[string]any{"scheduling": map[string]any{"type": "Queue", "kueue": map[string]any{"localQueueName": "train"}}},
+		}},
+	}
+	wls, err := ReadWorkloads("testdata/workloads.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range wls {
+		objs = append(objs, &wls[i])
+	}
+	return objs
+}
+
+// listOnly fails the test on any call but List, and on any read of a
+// Secret; forbid names resources whose lists are refused.
+func listOnly(t *testing.T, forbid ...string) interceptor.Funcs {
+	return interceptor.Funcs{
+		Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error {
+			t.Error("the import made a Get call: it must list only")
+			return errors.New("no Get")
+		},
+		List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			gvk := list.GetObjectKind().GroupVersionKind()
+			kind := gvk.Kind
+			if kind == "DataScienceClusterList" {
+				// No OpenShift AI operator: its CRD is missing.
+				return &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
+			}
+			if _, ok := list.(*corev1.SecretList); ok || kind == "SecretList" {
+				t.Error("the import listed Secrets")
+			}
+			for _, f := range forbid {
+				gr := schema.ParseGroupResource(f)
+				if strings.EqualFold(kind, strings.TrimSuffix(gr.Resource, "s")+"List") {
+					return apierrors.NewForbidden(gr, "", errors.New(`User "dev" cannot list resource "`+gr.Resource+`" in API group "`+gr.Group+`" at the cluster scope`))
+				}
+			}
+			return c.List(ctx, list, opts...)
+		},
+	}
+}
+
+func fakeCluster(t *testing.T, forbid ...string) client.Reader {
+	t.Helper()
+	s, err := Scheme()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := infrav1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	return fake.NewClientBuilder().WithScheme(s).WithObjects(clusterObjects(t)...).
+		WithInterceptorFuncs(listOnly(t, forbid...)).Build()
+}
+
+func TestFromCluster(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		forbid     []string
+		incomplete []string
+	}{
+		{name: "cluster"},
+		{name: "cluster-forbidden", forbid: []string{"clusterqueues.kueue.x-k8s.io", "nodes"},
+			incomplete: []string{
+				`forbidden: list clusterqueues.kueue.x-k8s.io: clusterqueues.kueue.x-k8s.io is forbidden: User "dev" cannot list resource "clusterqueues"`,
+				`forbidden: list nodes: nodes is forbidden`,
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), tc.name)
+			imp, err := FromCluster(context.Background(), fakeCluster(t, tc.forbid...), ClusterOptions{
+				Now: now, Dir: dir, Source: "context test (https://api.test:6443)",
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := imp.Write(dir); err != nil {
+				t.Fatal(err)
+			}
+			_, incomplete := Marks(imp.Scenario.Description)
+			if incomplete != (len(tc.incomplete) > 0) {
+				t.Errorf("incomplete %v: %s", incomplete, imp.Scenario.Description)
+			}
+			for _, want := range tc.incomplete {
+				if !strings.Contains(strings.Join(imp.Missing, "\n"), want) || !strings.Contains(imp.Scenario.Description, want) {
+					t.Errorf("missing %q:\n%s\n%s", want, strings.Join(imp.Missing, "\n"), imp.Scenario.Description)
+				}
+			}
+			checkGolden(t, dir, tc.name)
+		})
+	}
+}
+
+// A cluster that serves no Kueue v1beta2 is read in v1beta1, converted.
+func TestFromClusterV1beta1(t *testing.T) {
+	s, err := Scheme()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "ClusterQueue",
+		"metadata": map[string]any{"name": "old"},
+		"spec":     map[string]any{"cohort": "legacy", "resourceGroups": []any{}},
+	}}
+	c := fake.NewClientBuilder().WithScheme(s).WithObjects(rf).WithInterceptorFuncs(interceptor.Funcs{
+		List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			if list.GetObjectKind().GroupVersionKind().GroupVersion() == kueue.GroupVersion {
+				gvk := list.GetObjectKind().GroupVersionKind()
+				return &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
+			}
+			return c.List(ctx, list, opts...)
+		},
+	}).Build()
+	imp, err := FromCluster(context.Background(), c, ClusterOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cqs := imp.Manifests["ClusterQueue"]
+	if len(cqs) != 1 {
+		t.Fatalf("ClusterQueues %v", cqs)
+	}
+	spec, _ := cqs[0]["spec"].(map[string]any)
+	if cqs[0]["apiVersion"] != "kueue.x-k8s.io/v1beta2" || spec["cohortName"] != "legacy" {
+		t.Errorf("not converted to v1beta2: %v", cqs[0])
+	}
+}
+
+// --since leaves out what finished before the window; what was created
+// before it and ran into it arrives at 0 and runs for its part in the
+// window.
+func TestFromClusterSince(t *testing.T) {
+	imp, err := FromCluster(context.Background(), fakeCluster(t), ClusterOptions{Now: now, Since: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, st := range imp.Scenario.Workloads {
+		var d []string
+		for i, a := range st.Arrival.At {
+			s := a.Duration.String()
+			if len(st.Durations) > 0 {
+				s += "+" + st.Durations[i].Duration.String()
+			}
+			d = append(d, s)
+		}
+		got[st.Name] = strings.Join(d, ",")
+	}
+	want := map[string]string{
+		"analytics-default-notebook-running-1": "0s",
+		"analytics-default-raycluster-1":       "0s+15m0s", // 00:15 to 02:15, window from 02:00
+		"research-train-job-1":                 "0s+15m0s", // pending: the median of all finished (just the RayCluster)
+		"research-train-pytorch-running-1":     "0s",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("streams (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(strings.Join(imp.Notes, "\n"), "3 workloads finished before the window (--since): left out") {
+		t.Errorf("notes:\n%s", strings.Join(imp.Notes, "\n"))
+	}
+}

@@ -1,0 +1,163 @@
+package kube
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+)
+
+// Markers of an imported scenario's description (and of its file's top
+// comment): what was inferred rather than read, and what could not be read.
+const (
+	InferredPrefix   = "Inferred:"
+	IncompletePrefix = "Incomplete:"
+)
+
+// Marks tells whether a scenario description says parts were inferred and
+// whether it says the import was incomplete.
+func Marks(description string) (inferred, incomplete bool) {
+	return strings.Contains(description, InferredPrefix), strings.Contains(description, IncompletePrefix)
+}
+
+// HeaderMarker starts the top comment of every scenario file an import
+// writes; Write only replaces a folder's earlier import when its
+// scenario.yaml starts with it.
+const HeaderMarker = "# Imported by sim import"
+
+// Files an import writes in its folder.
+const (
+	ScenarioFile    = "scenario.yaml"
+	KueueConfigFile = "kueue-config.yaml"
+)
+
+// Import is an imported scenario and the files written beside it.
+type Import struct {
+	Scenario  *scenarios.Scenario
+	Manifests Manifests
+	// CopyManifests is a folder copied as it is into manifests/ (import
+	// workloads --cluster DIR).
+	CopyManifests string
+	// KueueConfig is the Kueue Configuration file's content, if any.
+	KueueConfig []byte
+	// Command is the sim import subcommand (cluster, workloads) and Source
+	// where it read from, for the top comment.
+	Command, Source string
+
+	// Inferred lists what was inferred rather than read.
+	Inferred []string
+	// Missing lists what could not be read (e.g. forbidden lists): the
+	// scenario is incomplete.
+	Missing []string
+	// Notes are what the import left out or assumed, one line each.
+	Notes []string
+
+	// Workloads counts the replayed workloads, NeverRan those given a
+	// median duration because they never ran.
+	Workloads, NeverRan int
+}
+
+// Incomplete tells whether something could not be read.
+func (imp *Import) Incomplete() bool { return len(imp.Missing) > 0 }
+
+// describe sets the scenario's description: what could not be read, what
+// was inferred, then summary.
+func (imp *Import) describe(summary string) {
+	var parts []string
+	if len(imp.Missing) > 0 {
+		parts = append(parts, fmt.Sprintf("%s the scenario lacks what the import could not read (%s).", IncompletePrefix, strings.Join(imp.Missing, "; ")))
+	}
+	if len(imp.Inferred) > 0 {
+		parts = append(parts, fmt.Sprintf("%s %s.", InferredPrefix, strings.Join(imp.Inferred, "; ")))
+	}
+	parts = append(parts, summary)
+	imp.Scenario.Description = strings.Join(parts, " ")
+}
+
+// replay turns the Workloads into records within the window, noting the
+// ones left out; cutoff, when set, leaves out workloads finished before it.
+func (imp *Import) replay(wls []kueue.Workload, cutoff *time.Time) []record {
+	var recs []record
+	finishedPending, old := 0, 0
+	for i := range wls {
+		r, note, ok := fromWorkload(&wls[i])
+		if note != "" {
+			imp.Notes = append(imp.Notes, note)
+		}
+		if !ok {
+			continue
+		}
+		if cutoff != nil && r.Finished != nil && r.Finished.Before(*cutoff) {
+			old++
+			continue
+		}
+		if r.Finished != nil && r.Admitted == nil {
+			finishedPending++
+			continue
+		}
+		recs = append(recs, r)
+	}
+	if old > 0 {
+		imp.Notes = append(imp.Notes, fmt.Sprintf("%s finished before the window (--since): left out", plural(old, "workload")))
+	}
+	if finishedPending > 0 {
+		imp.Notes = append(imp.Notes, fmt.Sprintf("%s finished without being admitted (deactivated or ended while pending): left out", plural(finishedPending, "workload")))
+	}
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Name < recs[j].Name })
+	return recs
+}
+
+// windowOf spans the records: from the earliest creation (not before
+// cutoff, when set) to now (the latest time the records show, when zero).
+func windowOf(recs []record, cutoff *time.Time, now time.Time) window {
+	var w window
+	for i, r := range recs {
+		if i == 0 || r.Created.Before(w.Origin) {
+			w.Origin = r.Created
+		}
+		if now.IsZero() {
+			for _, t := range []*time.Time{&r.Created, r.Admitted, r.Finished} {
+				if t != nil && t.After(w.Now) {
+					w.Now = *t
+				}
+			}
+		}
+	}
+	if cutoff != nil && w.Origin.Before(*cutoff) {
+		w.Origin = *cutoff
+	}
+	if !now.IsZero() {
+		w.Now = now
+	}
+	return w
+}
+
+// addStreams makes the records streams and teams (one per namespace, named
+// after it, unless teamOf names another).
+func (imp *Import) addStreams(recs []record, w window) {
+	streams, neverRan := streamsOf(recs, w)
+	imp.Scenario.Workloads = streams
+	imp.Workloads = len(recs)
+	imp.NeverRan = neverRan
+	if neverRan > 0 {
+		imp.Notes = append(imp.Notes, fmt.Sprintf("%s never ran: each runs for the median duration of its stream's finished workloads (of all, when none; %s when none finished)", plural(neverRan, "workload"), DefaultDuration))
+	}
+}
+
+// teamsOf are {name: namespace, namespace} for each namespace, sorted.
+func teamsOf(namespaces map[string]bool) []scenarios.Team {
+	teams := make([]scenarios.Team, 0, len(namespaces))
+	for _, ns := range sortedKeys(namespaces) {
+		teams = append(teams, scenarios.Team{Name: ns, Namespace: ns})
+	}
+	return teams
+}
+
+// newScenario is an empty scenario named name.
+func newScenario(name string) *scenarios.Scenario {
+	return &scenarios.Scenario{APIVersion: scenarios.APIVersion, Kind: scenarios.Kind, Name: name}
+}

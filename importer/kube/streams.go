@@ -1,0 +1,250 @@
+package kube
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/utils/ptr"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+)
+
+// DefaultDuration is the run time of a workload that never ran, when no
+// workload of the import finished to take a median from.
+const DefaultDuration = time.Hour
+
+// window is the stretch of time the import replays.
+type window struct {
+	// Origin is simulated time 0: the earliest arrival replayed.
+	Origin time.Time
+	// Now is the import's instant: workloads not finished by then are still
+	// running.
+	Now time.Time
+}
+
+// streamKey is what makes workloads one stream.
+type streamKey struct {
+	namespace, queue string
+	kind             scenarios.WorkloadKind
+	priorityClass    string
+	replicas         int32
+	requests         string
+	running          bool // admitted and not finished: no duration
+}
+
+// arrival is one replayed workload.
+type arrival struct {
+	at, duration time.Duration
+	name         string
+}
+
+// streamsOf groups the records (already filtered to the window) into
+// streams, sorted, with stable names, arrivals in arrival order. It
+// returns the number of workloads given a median duration (never ran).
+func streamsOf(recs []record, w window) ([]scenarios.Stream, int) {
+	groups := map[streamKey][]arrival{}
+	shapes := map[streamKey]record{}
+	var pending []streamKey
+	var pendingRecs []record
+	finished := map[streamKey][]time.Duration{}
+	var allFinished []time.Duration
+	for _, r := range recs {
+		k := keyOf(r)
+		shapes[k] = r
+		at := nonNegative(r.Created.Sub(w.Origin))
+		switch {
+		case r.Admitted != nil && r.Finished != nil:
+			d := runTime(r, w)
+			finished[k] = append(finished[k], d)
+			allFinished = append(allFinished, d)
+			groups[k] = append(groups[k], arrival{at: at, duration: d, name: r.Name})
+		case r.Admitted != nil:
+			groups[k] = append(groups[k], arrival{at: at, name: r.Name})
+		default:
+			pending = append(pending, k)
+			pendingRecs = append(pendingRecs, r)
+		}
+	}
+	for i, k := range pending {
+		d := median(finished[k])
+		if d == 0 {
+			d = median(allFinished)
+		}
+		if d == 0 {
+			d = DefaultDuration
+		}
+		r := pendingRecs[i]
+		groups[k] = append(groups[k], arrival{at: nonNegative(r.Created.Sub(w.Origin)), duration: d, name: r.Name})
+	}
+	keys := make([]streamKey, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].less(keys[j]) })
+	names := map[string]int{}
+	streams := make([]scenarios.Stream, 0, len(keys))
+	for _, k := range keys {
+		arr := groups[k]
+		sort.SliceStable(arr, func(i, j int) bool {
+			if arr[i].at != arr[j].at {
+				return arr[i].at < arr[j].at
+			}
+			return arr[i].name < arr[j].name
+		})
+		r := shapes[k]
+		base := streamBase(k)
+		names[base]++
+		st := scenarios.Stream{
+			Name:          fmt.Sprintf("%s-%d", base, names[base]),
+			Team:          k.namespace,
+			Kind:          k.kind,
+			Requests:      r.Requests.DeepCopy(),
+			Queue:         k.queue,
+			PriorityClass: k.priorityClass,
+		}
+		if k.replicas != 1 {
+			st.Replicas = ptr.To(k.replicas)
+		}
+		for _, a := range arr {
+			st.Arrival.At = append(st.Arrival.At, metav1.Duration{Duration: a.at})
+			if !k.running {
+				st.Durations = append(st.Durations, metav1.Duration{Duration: a.duration})
+			}
+		}
+		streams = append(streams, st)
+	}
+	return streams, len(pending)
+}
+
+func keyOf(r record) streamKey {
+	return streamKey{
+		namespace: r.Namespace, queue: r.Queue, kind: r.Kind, priorityClass: r.PriorityClass,
+		replicas: r.Replicas, requests: requestsString(r.Requests),
+		running: r.Admitted != nil && r.Finished == nil,
+	}
+}
+
+func (a streamKey) less(b streamKey) bool {
+	for _, c := range [][2]string{
+		{a.namespace, b.namespace}, {a.queue, b.queue}, {string(a.kind), string(b.kind)},
+		{a.priorityClass, b.priorityClass},
+	} {
+		if c[0] != c[1] {
+			return c[0] < c[1]
+		}
+	}
+	if a.replicas != b.replicas {
+		return a.replicas < b.replicas
+	}
+	if a.requests != b.requests {
+		return a.requests < b.requests
+	}
+	return !a.running && b.running
+}
+
+// runTime is how long a finished workload ran: from its last admission (or
+// the window's start, when it was admitted before) to its end, in whole
+// seconds, at least one.
+func runTime(r record, w window) time.Duration {
+	start := *r.Admitted
+	if start.Before(w.Origin) {
+		start = w.Origin
+	}
+	d := r.Finished.Sub(start).Round(time.Second)
+	if d < time.Second {
+		d = time.Second
+	}
+	return d
+}
+
+func nonNegative(d time.Duration) time.Duration {
+	if d < 0 {
+		return 0
+	}
+	return d.Truncate(time.Second)
+}
+
+// median of ds, rounded to the second; 0 when ds is empty.
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	m := s[len(s)/2]
+	if len(s)%2 == 0 {
+		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return m.Round(time.Second)
+}
+
+// kindNames shorten kinds in stream names.
+var kindNames = map[scenarios.WorkloadKind]string{
+	scenarios.KindJob: "job", scenarios.KindPyTorchJob: "pytorch", scenarios.KindRayJob: "rayjob",
+	scenarios.KindRayCluster: "raycluster", scenarios.KindNotebook: "notebook",
+	scenarios.KindInferenceService: "isvc", scenarios.KindWorkload: "wl",
+}
+
+// streamBase is namespace-queue-kind (the queue left out when it repeats
+// the namespace), shortened so that an index still fits a stream name.
+func streamBase(k streamKey) string {
+	parts := []string{k.namespace}
+	if k.queue != k.namespace {
+		parts = append(parts, k.queue)
+	}
+	parts = append(parts, kindNames[k.kind])
+	if k.running {
+		parts = append(parts, "running")
+	}
+	base := sanitize(strings.Join(parts, "-"))
+	const room = scenarios.MaxStreamName - 6 // "-" and up to 5 digits
+	if len(base) > room {
+		base = strings.TrimRight(base[:room], "-")
+	}
+	return base
+}
+
+// sanitize makes s a DNS label: lowercase letters, digits and '-'.
+func sanitize(s string) string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(s) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			b.WriteRune(c)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	out := strings.Trim(b.String(), "-")
+	for strings.Contains(out, "--") {
+		out = strings.ReplaceAll(out, "--", "-")
+	}
+	if out == "" {
+		out = "x"
+	}
+	if len(out) > validation.DNS1123LabelMaxLength {
+		out = strings.TrimRight(out[:validation.DNS1123LabelMaxLength], "-")
+	}
+	return out
+}
+
+// requestsString is a canonical form of a resource list: name=quantity,
+// sorted.
+func requestsString(l corev1.ResourceList) string {
+	names := make([]string, 0, len(l))
+	for n := range l {
+		names = append(names, string(n))
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		q := l[corev1.ResourceName(n)]
+		parts[i] = n + "=" + q.String()
+	}
+	return strings.Join(parts, ",")
+}

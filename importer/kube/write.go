@@ -1,0 +1,158 @@
+package kube
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Write writes the import into dir: scenario.yaml, manifests/ (one file per
+// kind, or the --cluster folder's files) and kueue-config.yaml. dir must be
+// new, empty, or an earlier import's folder (its scenario.yaml starts with
+// HeaderMarker), whose manifests/ is then replaced.
+func (imp *Import) Write(dir string) error {
+	if err := prepare(dir); err != nil {
+		return err
+	}
+	mdir := filepath.Join(dir, ManifestsDir)
+	names, files, err := imp.Manifests.Files()
+	if err != nil {
+		return err
+	}
+	if len(names) > 0 || imp.CopyManifests != "" {
+		if err := os.MkdirAll(mdir, 0o755); err != nil {
+			return fmt.Errorf("writing the manifests: %w", err)
+		}
+	}
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(mdir, name), files[name], 0o644); err != nil {
+			return fmt.Errorf("writing the manifests: %w", err)
+		}
+	}
+	if imp.CopyManifests != "" {
+		if err := copyManifests(imp.CopyManifests, mdir); err != nil {
+			return err
+		}
+	}
+	if imp.KueueConfig != nil {
+		if err := os.WriteFile(filepath.Join(dir, KueueConfigFile), imp.KueueConfig, 0o644); err != nil {
+			return fmt.Errorf("writing the Kueue configuration: %w", err)
+		}
+	}
+	data, err := imp.YAML()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, ScenarioFile), data, 0o644); err != nil {
+		return fmt.Errorf("writing the scenario: %w", err)
+	}
+	return nil
+}
+
+// YAML is scenario.yaml's content: the top comment (source, what was
+// inferred, what could not be read, the notes), then the scenario.
+func (imp *Import) YAML() ([]byte, error) {
+	body, err := yaml.Marshal(imp.Scenario)
+	if err != nil {
+		return nil, fmt.Errorf("writing the scenario: %w", err)
+	}
+	var head bytes.Buffer
+	fmt.Fprintf(&head, "%s %s from %s.\n", HeaderMarker, imp.Command, imp.Source)
+	comment := func(prefix string, lines []string) {
+		if len(lines) == 0 {
+			return
+		}
+		fmt.Fprintf(&head, "# %s\n", prefix)
+		for _, l := range lines {
+			fmt.Fprintf(&head, "#   - %s\n", oneLine(l))
+		}
+	}
+	if imp.Incomplete() {
+		comment(IncompletePrefix+" the import could not read these, and the scenario lacks them:", imp.Missing)
+	}
+	comment(InferredPrefix+" the import did not read these but made them up from the workloads:", imp.Inferred)
+	comment("Notes:", imp.Notes)
+	fmt.Fprintf(&head, "# %s in %s; %s.\n", plural(imp.Workloads, "workload"), plural(len(imp.Scenario.Workloads), "stream"),
+		plural(len(imp.Scenario.Cluster.NodePools), "node pool"))
+	return append(head.Bytes(), body...), nil
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
+
+// prepare makes dir ready: created when missing; an earlier import's
+// manifests/ removed; anything else refused.
+func prepare(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("creating %s: %w", dir, err)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("writing into %s: %w", dir, err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	head, err := os.ReadFile(filepath.Join(dir, ScenarioFile))
+	if err != nil || !bytes.HasPrefix(head, []byte(HeaderMarker)) {
+		return fmt.Errorf("%s is not empty and holds no earlier import (%s written by sim import): give a new folder", dir, ScenarioFile)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, ManifestsDir)); err != nil {
+		return fmt.Errorf("replacing the earlier import's manifests: %w", err)
+	}
+	_ = os.Remove(filepath.Join(dir, KueueConfigFile))
+	return nil
+}
+
+// copyManifests copies the manifest files of src (its sub-folders' too)
+// into dst, keeping their relative paths.
+func copyManifests(src, dst string) error {
+	absSrc, _ := filepath.Abs(src)
+	absDst, _ := filepath.Abs(dst)
+	if absSrc == absDst {
+		return fmt.Errorf("--cluster %s is the folder being written: give another", src)
+	}
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("copying the manifests of %s: %w", src, err)
+		}
+		if d.IsDir() || !manifestFile(path) {
+			return nil
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return fmt.Errorf("copying the manifests of %s: %w", src, err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("copying the manifests of %s: %w", src, err)
+		}
+		to := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return fmt.Errorf("copying the manifests: %w", err)
+		}
+		if err := os.WriteFile(to, data, 0o644); err != nil {
+			return fmt.Errorf("copying the manifests: %w", err)
+		}
+		return nil
+	})
+}
+
+// plural is "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	if strings.HasSuffix(thing, "s") {
+		return fmt.Sprintf("%d %ses", n, thing)
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
