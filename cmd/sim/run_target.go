@@ -19,6 +19,7 @@ type targetFlags struct {
 	kubeconfig   string
 	kwokNodes    bool
 	prefix       string
+	keep         bool
 	installTools bool
 }
 
@@ -26,6 +27,7 @@ func addTargetFlags(fl *pflag.FlagSet, f *targetFlags) {
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "replay on the existing cluster of this kubeconfig instead of the embedded control plane (Kueue and the platform run in sim against it)")
 	fl.BoolVar(&f.kwokNodes, "kwok-nodes", false, "with --kubeconfig: make the scenario's node pools as KWOK fake nodes (a cluster made by kwokctl with sim/kwok's config), deleted afterwards")
 	fl.StringVar(&f.prefix, "namespace-prefix", "", `with --kubeconfig: prefix of the run's namespaces (default "ks-<run id>-")`)
+	fl.BoolVar(&f.keep, "keep", false, "with --kubeconfig: leave what the run made on the cluster (namespaces, workloads, queues, KWOK nodes), e.g. for sim import cluster; Kueue and the platform still stop")
 	fl.BoolVar(&f.installTools, "install-tools", false, installToolsUsage)
 }
 
@@ -43,6 +45,14 @@ type runTarget struct {
 func startTarget(ctx context.Context, out io.Writer, f *targetFlags, runRoot string, s *scenarios.Scenario, clock *engine.VirtualClock) (*runTarget, error) {
 	began := time.Now()
 	if f.kubeconfig == "" {
+		for _, fl := range []struct {
+			name string
+			set  bool
+		}{{"--kwok-nodes", f.kwokNodes}, {"--namespace-prefix", f.prefix != ""}, {"--keep", f.keep}} {
+			if name := fl.name; fl.set {
+				return nil, withExitCode(2, fmt.Errorf("%s works only with --kubeconfig (a replay on an existing cluster): add --kubeconfig PATH or drop %s", name, name))
+			}
+		}
 		copts, err := engine.ClusterOptions(s, clock)
 		if err != nil {
 			return nil, withExitCode(2, err)
@@ -77,6 +87,10 @@ func startTarget(ctx context.Context, out io.Writer, f *targetFlags, runRoot str
 	}
 	fmt.Fprintf(out, "connected to %s in %s: run %s, namespaces %s*\n", cfg.Host, time.Since(began).Round(100*time.Millisecond), r.ID, r.Prefix)
 	return &runTarget{scenario: r.Scenario, target: r.Target, done: r.Plane.Done(), stop: func() error {
+		if f.keep {
+			fmt.Fprintf(out, "leaving run %s on the cluster (label %s=%s, namespaces %s*)\n", r.ID, remote.RunLabel, r.ID, r.Prefix)
+			return r.Plane.Stop()
+		}
 		fmt.Fprintf(out, "cleaning up run %s on the cluster...\n", r.ID)
 		return r.Close(context.Background())
 	}}, nil

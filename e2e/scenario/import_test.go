@@ -1,0 +1,83 @@
+//go:build e2e
+
+package scenario
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/e2e-framework/pkg/envconf"
+	"sigs.k8s.io/e2e-framework/pkg/features"
+
+	"github.com/kueue-sim/kueue-sim/e2e/suite"
+	"github.com/kueue-sim/kueue-sim/sim/record"
+)
+
+// TestImportedClusterReplaysAlike replays flavor-placement on KWOK and
+// leaves it there (--keep), imports that cluster with `sim import cluster`
+// (list calls only), replays the imported scenario on the embedded control
+// plane, and compares the admissions per ClusterQueue of both replays.
+func TestImportedClusterReplaysAlike(t *testing.T) {
+	const keptPrefix = "imp-"
+	f := features.New("sim import cluster of a replayed KWOK cluster").
+		Assess("the imported scenario admits alike per ClusterQueue", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+			sim, err := suite.SimBinary(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root, err := suite.RepoRoot(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			onKwok, imported, replay := filepath.Join(dir, "kwok"), filepath.Join(dir, "imported"), filepath.Join(dir, "replay")
+			run(ctx, t, sim, "run", filepath.Join(root, "scenarios", "flavor-placement.yaml"), "--report", onKwok, "--progress", "none",
+				"--kubeconfig", cfg.KubeconfigFile(), "--kwok-nodes", "--namespace-prefix", keptPrefix, "--keep")
+			run(ctx, t, sim, "import", "cluster", "--kubeconfig", cfg.KubeconfigFile(), "-o", imported)
+			if data, err := os.ReadFile(filepath.Join(imported, "scenario.yaml")); err == nil {
+				t.Logf("imported scenario:\n%s", data)
+			}
+			run(ctx, t, sim, "run", filepath.Join(imported, "scenario.yaml"), "--report", replay, "--progress", "none")
+
+			want, err := admissionsPerClusterQueue(filepath.Join(onKwok, "decisions.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := admissionsPerClusterQueue(filepath.Join(replay, "decisions.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) == 0 {
+				t.Fatal("the KWOK run admitted nothing")
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("admissions per ClusterQueue differ, KWOK run (-) vs replay of its import (+):\n%s", diff)
+			}
+			t.Logf("admissions per ClusterQueue agree: %v", want)
+			return ctx
+		}).Feature()
+	testenv.Test(t, f)
+}
+
+// admissionsPerClusterQueue counts a run's admissions by ClusterQueue.
+func admissionsPerClusterQueue(path string) (map[string]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	evs, err := record.Read(f)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, e := range evs {
+		if e.Type == record.TypeAdmitted {
+			out[e.ClusterQueue]++
+		}
+	}
+	return out, nil
+}
