@@ -50,6 +50,10 @@ type Import struct {
 
 	// Inferred lists what was inferred rather than read.
 	Inferred []string
+	// Added lists what the import added because the cluster (or the
+	// --cluster base) lacks what the workloads and objects name: the
+	// scenario would not load without it. Marked as inferred.
+	Added []Addition
 	// Missing lists what could not be read (e.g. forbidden lists): the
 	// scenario is incomplete.
 	Missing []string
@@ -64,6 +68,25 @@ type Import struct {
 // Incomplete tells whether something could not be read.
 func (imp *Import) Incomplete() bool { return len(imp.Missing) > 0 }
 
+// Addition is an object or a team an import added, and why.
+type Addition struct {
+	// What is added: "LocalQueue analytics/default".
+	What string
+	// Why: what names it, what it is made from.
+	Why string
+}
+
+func (a Addition) String() string { return a.What + ": " + a.Why }
+
+// AddedText are the additions, one line each.
+func (imp *Import) AddedText() []string {
+	out := make([]string, len(imp.Added))
+	for i, a := range imp.Added {
+		out[i] = a.String()
+	}
+	return out
+}
+
 // describe sets the scenario's description: what could not be read, what
 // was inferred, then summary.
 func (imp *Import) describe(summary string) {
@@ -71,8 +94,17 @@ func (imp *Import) describe(summary string) {
 	if len(imp.Missing) > 0 {
 		parts = append(parts, fmt.Sprintf("%s the scenario lacks what the import could not read (%s).", IncompletePrefix, strings.Join(imp.Missing, "; ")))
 	}
-	if len(imp.Inferred) > 0 {
-		parts = append(parts, fmt.Sprintf("%s %s.", InferredPrefix, strings.Join(imp.Inferred, "; ")))
+	inferred := append([]string(nil), imp.Inferred...)
+	if len(imp.Added) > 0 {
+		what := make([]string, len(imp.Added))
+		for i, a := range imp.Added {
+			what[i] = a.What
+		}
+		inferred = append(inferred, fmt.Sprintf("added what the workloads and objects name and the cluster lacks, so that the scenario loads: %s (the top comment says why)",
+			strings.Join(what, ", ")))
+	}
+	if len(inferred) > 0 {
+		parts = append(parts, fmt.Sprintf("%s %s.", InferredPrefix, strings.Join(inferred, "; ")))
 	}
 	parts = append(parts, summary)
 	imp.Scenario.Description = strings.Join(parts, " ")
