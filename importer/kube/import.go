@@ -24,6 +24,26 @@ func Marks(description string) (inferred, incomplete bool) {
 	return strings.Contains(description, InferredPrefix), strings.Contains(description, IncompletePrefix)
 }
 
+// MarkedSentences are the description's sentences that start with
+// InferredPrefix and IncompletePrefix, without the prefix and the final
+// period; "" for a mark the description lacks. A sentence ends at a period
+// followed by a space, or at the end.
+func MarkedSentences(description string) (inferred, incomplete string) {
+	return markedSentence(description, InferredPrefix), markedSentence(description, IncompletePrefix)
+}
+
+func markedSentence(description, prefix string) string {
+	i := strings.Index(description, prefix)
+	if i < 0 {
+		return ""
+	}
+	rest := description[i+len(prefix):]
+	if end := strings.Index(rest, ". "); end >= 0 {
+		rest = rest[:end]
+	}
+	return strings.TrimSuffix(strings.TrimSpace(rest), ".")
+}
+
 // HeaderMarker starts the top comment of every scenario file an import
 // writes; Write only replaces a folder's earlier import when its
 // scenario.yaml starts with it.
