@@ -35,7 +35,9 @@ resolve from DIR) or a folder of manifests (copied into DIR/manifests; one
 node pool per ResourceFlavor inferred from the demand). Without it they are
 inferred: one node pool and one ClusterQueue per LocalQueue's ClusterQueue in
 one cohort, sized to the dump's peak concurrent demand; the scenario's
-description and top comment start with "Inferred:".
+description and top comment start with "Inferred:". What the workloads name
+and --cluster lacks (a LocalQueue, its ClusterQueue, a WorkloadPriorityClass,
+a team) is added the same way and said on stderr: the scenario always loads.
 
 Bad input (unreadable file, bad YAML, an object that is not a Workload) is
 reported with the file, its line and document, and exits 2.`,
