@@ -96,8 +96,8 @@ func (imp *Import) useBase(b *base, dir string, recs []record, w window, namespa
 		imp.Scenario.Cluster.NodePools = inferPools(flavors, recs, w.Now)
 		imp.Scenario.Teams = teamsOf(namespaces)
 		imp.Inferred = append(imp.Inferred, fmt.Sprintf(
-			"%d node pools, one per ResourceFlavor of %s with its node labels and taints, sized to the peak concurrent demand Kueue admitted on it",
-			len(flavors), filepath.Base(b.path)))
+			"%s, one per ResourceFlavor of %s with its node labels and taints, sized to the peak concurrent demand Kueue admitted on it",
+			plural(len(flavors), "node pool"), filepath.Base(b.path)))
 		return nil
 	}
 	s := b.scenario
