@@ -29,6 +29,8 @@ import (
 //     declares, inferred as sim import workloads does (the inferred cohort,
 //     quota on the inferred flavor = the peak of its workloads), with that
 //     ResourceFlavor and Cohort when missing;
+//   - a ResourceFlavor, without node labels, for each flavor a ClusterQueue
+//     names and nobody declares;
 //   - a WorkloadPriorityClass for each class the workloads or the profiles
 //     name, with the value most of its workloads carried.
 //
@@ -43,7 +45,7 @@ func (imp *Import) complete(base *scenarios.Scenario, recs []record, now time.Ti
 		view.Queues, view.Loaded.Manifests = base.Queues, base.Loaded.Manifests
 	}
 	c := &completion{imp: imp, d: definedBy(view, own), recs: recs, now: now, lacks: lacks}
-	for _, step := range []func() error{c.namespaces, c.profileQueues, c.streamQueues, c.clusterQueues, c.priorityClasses} {
+	for _, step := range []func() error{c.namespaces, c.profileQueues, c.streamQueues, c.clusterQueues, c.flavors, c.priorityClasses} {
 		if err := step(); err != nil {
 			return err
 		}
@@ -216,6 +218,28 @@ func (c *completion) clusterQueues() error {
 		}
 		c.d.cohorts[InferredCohort] = true
 		c.say("Cohort "+InferredCohort, "the inferred ClusterQueues' cohort")
+	}
+	return nil
+}
+
+// flavors adds a ResourceFlavor, without node labels, for each flavor the
+// ClusterQueues name and nobody declares.
+func (c *completion) flavors() error {
+	why := c.lacks + " has no ResourceFlavor of that name"
+	if c.forbidden("resourceflavors." + kueue.GroupVersion.Group) {
+		why = "ResourceFlavors could not be listed"
+	}
+	for _, name := range sortedKeys(c.d.flavorUsers) {
+		if c.d.flavors[name] {
+			continue
+		}
+		if err := c.add("ResourceFlavor", &kueue.ResourceFlavor{ObjectMeta: metav1.ObjectMeta{Name: name}}); err != nil {
+			return err
+		}
+		c.d.flavors[name] = true
+		users := append([]string(nil), c.d.flavorUsers[name]...)
+		sort.Strings(users)
+		c.say("ResourceFlavor "+name, "without node labels (any node), for ClusterQueue %s (%s)", strings.Join(users, ", "), why)
 	}
 	return nil
 }

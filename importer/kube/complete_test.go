@@ -78,6 +78,14 @@ func TestComplete(t *testing.T) {
 			"ResourceFlavor default: ", "Cohort imported: ",
 		},
 	}, {
+		name: "a ClusterQueue naming a flavor nobody declares, the ResourceFlavors forbidden",
+		objs: []map[string]any{lq("team", "gpu", "team-cq"), manifest("kueue.x-k8s.io/v1beta2", "ClusterQueue", "", "team-cq", map[string]any{
+			"resourceGroups": []any{map[string]any{"coveredResources": []any{"cpu"}, "flavors": []any{map[string]any{"name": "a100",
+				"resources": []any{map[string]any{"name": "cpu", "nominalQuota": "8"}}}}}}})},
+		recs:    []record{rec("team", "gpu", "team-cq", "")},
+		missing: []string{"forbidden: list resourceflavors.kueue.x-k8s.io: no"},
+		want:    []string{"ResourceFlavor a100: without node labels (any node), for ClusterQueue team-cq (ResourceFlavors could not be listed)"},
+	}, {
 		name: "a queue and a class the base lacks; the base's flavor and cohort reused",
 		base: &scenarios.Scenario{Queues: scenarios.Queues{
 			ResourceFlavors: []scenarios.ResourceFlavor{{Name: InferredFlavor}},

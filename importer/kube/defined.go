@@ -27,6 +27,8 @@ type defined struct {
 	placed []placedObject
 	// profiles are the manifests' Queue HardwareProfiles.
 	profiles []profileQueue
+	// flavorUsers are the manifests' ClusterQueues naming each flavor.
+	flavorUsers map[string][]string
 }
 
 // placedObject is a namespaced manifest: "Kind namespace/name".
@@ -42,6 +44,7 @@ func definedBy(s *scenarios.Scenario, sets ...*manifests.Set) *defined {
 	d := &defined{
 		priorities: map[string]bool{}, clusterQueues: map[string]bool{}, flavors: map[string]bool{},
 		cohorts: map[string]bool{}, namespaces: map[string]bool{}, localQueues: map[[2]string]string{},
+		flavorUsers: map[string][]string{},
 	}
 	view := &scenarios.Scenario{Queues: s.Queues, Teams: append([]scenarios.Team(nil), s.Teams...)}
 	all := &manifests.Set{}
@@ -84,6 +87,13 @@ func definedBy(s *scenarios.Scenario, sets ...*manifests.Set) *defined {
 		d.placed = append(d.placed, placedObject{"HardwareProfile", o.Obj.Namespace, o.Obj.Name})
 		if sc := o.Obj.Spec.Scheduling; sc != nil && sc.Type == infrav1.QueueScheduling && sc.Kueue != nil {
 			d.profiles = append(d.profiles, profileQueue{o.Obj.Namespace, o.Obj.Name, sc.Kueue.LocalQueueName, sc.Kueue.PriorityClass})
+		}
+	}
+	for _, o := range all.ClusterQueues() {
+		for _, g := range o.Obj.Spec.ResourceGroups {
+			for _, f := range g.Flavors {
+				d.flavorUsers[string(f.Name)] = append(d.flavorUsers[string(f.Name)], o.Obj.Name)
+			}
 		}
 	}
 	for _, o := range all.OdhDashboardConfigs() {
