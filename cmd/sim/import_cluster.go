@@ -43,7 +43,12 @@ CRD is missing is skipped with a note. A list the user may not make is
 reported on stderr ("forbidden: list clusterqueues.kueue.x-k8s.io: ..."), the
 import goes on, the scenario's description and top comment start with
 "Incomplete:", and the command still exits 0 (node pools are inferred from the
-workloads when nodes cannot be listed).`,
+workloads when nodes cannot be listed).
+
+The scenario always loads: what the workloads and objects name and the
+cluster lacks (a WorkloadPriorityClass, a Namespace, a LocalQueue, a
+ClusterQueue a LocalQueue names, inferred from its workloads' demand) is
+added, said on stderr and marked "Inferred:" in the scenario.`,
 		Example: `  sim import cluster --kubeconfig ~/.kube/config -o my-cluster/
   sim import cluster --kubeconfig kc --context prod --since 24h -o prod/`,
 		Args: cobra.NoArgs,

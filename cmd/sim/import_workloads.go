@@ -35,7 +35,9 @@ resolve from DIR) or a folder of manifests (copied into DIR/manifests; one
 node pool per ResourceFlavor inferred from the demand). Without it they are
 inferred: one node pool and one ClusterQueue per LocalQueue's ClusterQueue in
 one cohort, sized to the dump's peak concurrent demand; the scenario's
-description and top comment start with "Inferred:".
+description and top comment start with "Inferred:". What the workloads name
+and --cluster lacks (a LocalQueue, its ClusterQueue, a WorkloadPriorityClass,
+a team) is added the same way and said on stderr: the scenario always loads.
 
 Bad input (unreadable file, bad YAML, an object that is not a Workload) is
 reported with the file, its line and document, and exits 2.`,
@@ -68,8 +70,8 @@ func runImportWorkloads(cmd *cobra.Command, f *importWorkloadsFlags, files []str
 	return nil
 }
 
-// reportImport says what an import wrote, and on stderr what it could not
-// read.
+// reportImport says what an import wrote, and on stderr what it added
+// because the cluster lacks it and what it could not read.
 func reportImport(out, errOut io.Writer, imp *kube.Import, dir string) {
 	s := imp.Scenario
 	nodes := 0
@@ -79,11 +81,11 @@ func reportImport(out, errOut io.Writer, imp *kube.Import, dir string) {
 	fmt.Fprintf(out, "wrote %s: %s in %s, %s, %s in %s\n", filepath.Join(dir, kube.ScenarioFile),
 		plural(imp.Workloads, "workload"), plural(len(s.Workloads), "stream"), plural(len(s.Teams), "team"),
 		plural(nodes, "node"), plural(len(s.Cluster.NodePools), "pool"))
-	if names, _, err := imp.Manifests.Files(); err == nil && len(names) > 0 {
-		fmt.Fprintf(out, "wrote %s: %s\n", filepath.Join(dir, kube.ManifestsDir), strings.Join(names, ", "))
-	}
 	if imp.CopyManifests != "" {
 		fmt.Fprintf(out, "copied %s into %s\n", imp.CopyManifests, filepath.Join(dir, kube.ManifestsDir))
+	}
+	if names, _, err := imp.Manifests.Files(); err == nil && len(names) > 0 {
+		fmt.Fprintf(out, "wrote %s: %s\n", filepath.Join(dir, imp.OwnManifestsDir()), strings.Join(names, ", "))
 	}
 	if imp.KueueConfig != nil {
 		fmt.Fprintf(out, "wrote %s\n", filepath.Join(dir, kube.KueueConfigFile))
@@ -93,6 +95,12 @@ func reportImport(out, errOut io.Writer, imp *kube.Import, dir string) {
 	}
 	for _, n := range imp.Notes {
 		fmt.Fprintf(out, "note: %s\n", n)
+	}
+	if len(imp.Added) > 0 {
+		fmt.Fprintf(errOut, "warning: the workloads and objects name what the cluster lacks; the import added it so that the scenario loads (marked Inferred in the scenario):\n")
+		for _, a := range imp.Added {
+			fmt.Fprintf(errOut, "  %s\n", a)
+		}
 	}
 	if imp.Incomplete() {
 		fmt.Fprintf(errOut, "warning: the import is incomplete (marked so in the scenario); it could not read:\n")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kueue-sim/kueue-sim/importer/kube"
 	"github.com/kueue-sim/kueue-sim/scenarios"
 )
 
@@ -17,7 +18,9 @@ func newValidateCmd() *cobra.Command {
 		Long: `sim validate loads each scenario the way sim run does (strict decoding,
 defaults, then every check at once) and prints either a summary or every
 problem, each with the file, the line, the field path and the fix. It starts
-nothing. "-" reads a scenario from standard input.
+nothing. "-" reads a scenario from standard input. A scenario sim import
+wrote with parts inferred rather than read, or incomplete (lists it could not
+make), is valid with a note saying so.
 
 Exit codes: 0 every file is valid, 2 one is not (or cannot be read).`,
 		Example: `  sim validate scenarios/*.yaml`,
@@ -38,11 +41,29 @@ func runValidate(out io.Writer, stdin io.Reader, paths []string) error {
 			continue
 		}
 		fmt.Fprintf(out, "%s: valid (%s)\n", path, summary(s))
+		for _, n := range importNotes(s.Description) {
+			fmt.Fprintf(out, "  note: %s\n", n)
+		}
 	}
 	if invalid > 0 {
 		return withExitCode(2, fmt.Errorf("%d of %d scenario files are invalid", invalid, len(paths)))
 	}
 	return nil
+}
+
+// importNotes say that sim import wrote the scenario incomplete (lists it
+// could not make) or with parts inferred rather than read, as its
+// description's marks say.
+func importNotes(description string) []string {
+	inferred, incomplete := kube.MarkedSentences(description)
+	var notes []string
+	if incomplete != "" {
+		notes = append(notes, "incomplete import: "+incomplete)
+	}
+	if inferred != "" {
+		notes = append(notes, "inferred by sim import: "+inferred)
+	}
+	return notes
 }
 
 func loadScenario(path string, stdin io.Reader) (*scenarios.Scenario, error) {

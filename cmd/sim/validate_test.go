@@ -38,6 +38,7 @@ func TestValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	quickstart := filepath.Join("..", "..", "scenarios", "quickstart.yaml")
+	imported := filepath.Join("testdata", "imported-incomplete.yaml")
 	for _, tc := range []struct {
 		name     string
 		args     []string
@@ -49,6 +50,15 @@ func TestValidate(t *testing.T) {
 		args:     []string{quickstart},
 		wantCode: 0,
 		want:     []string{quickstart + ": valid (6 workloads in 1 stream, 1 team, 1 ClusterQueue, 3 nodes, 4 expectations)\n"},
+	}, {
+		name:     "an import's scenario: valid, with its marks noted",
+		args:     []string{imported},
+		wantCode: 0,
+		want: []string{
+			imported + ": valid (1 workload in 1 stream, 1 team, 1 ClusterQueue, 1 node, 0 expectations)\n" +
+				"  note: incomplete import: the scenario lacks what the import could not read (forbidden: list nodes: nodes is forbidden)\n" +
+				"  note: inferred by sim import: 1 node pool (nodes could not be listed) sized to the peak concurrent demand Kueue admitted on it\n",
+		},
 	}, {
 		name:     "an invalid scenario: every problem with file, line, field and fix",
 		args:     []string{broken},

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/scenarios/manifests"
 )
 
 // base is what `--cluster` gives: a scenario, or a manifests folder and the
@@ -24,6 +25,10 @@ type base struct {
 	path     string
 	scenario *scenarios.Scenario
 	flavors  []flavorNodes
+	// loaded is the base as the loader reads it (defaults applied,
+	// manifests loaded): what it declares. A folder's has its manifests
+	// only.
+	loaded *scenarios.Scenario
 }
 
 // readBase reads a scenario file, a folder an import wrote (its
@@ -41,7 +46,13 @@ func readBase(path string) (*base, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &base{path: path, flavors: flavors}, nil
+		set, probs := manifests.Load(path, []string{"."})
+		if len(probs) > 0 {
+			return nil, &InputError{File: path, Msg: fmt.Sprintf("--cluster: the manifests do not load: %s", problemsText(probs))}
+		}
+		loaded := &scenarios.Scenario{}
+		loaded.Loaded.Manifests = set
+		return &base{path: path, flavors: flavors, loaded: loaded}, nil
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -54,7 +65,20 @@ func readBase(path string) (*base, error) {
 	if s.Kind != scenarios.Kind {
 		return nil, &InputError{File: path, Msg: fmt.Sprintf("kind %q is not a %s: give a scenario file or a folder of manifests", s.Kind, scenarios.Kind)}
 	}
-	return &base{path: path, scenario: s}, nil
+	loaded, err := scenarios.LoadFile(path)
+	if err != nil {
+		return nil, &InputError{File: path, Msg: fmt.Sprintf("--cluster: give a scenario that loads (sim validate %s): %v", path, err)}
+	}
+	return &base{path: path, scenario: s, loaded: loaded}, nil
+}
+
+// problemsText is the manifests' problems, one after the other.
+func problemsText(probs []manifests.Problem) string {
+	texts := make([]string, len(probs))
+	for i, p := range probs {
+		texts[i] = p.String()
+	}
+	return strings.Join(texts, "; ")
 }
 
 // useBase takes the cluster, queues and teams from the base: a scenario's
@@ -72,8 +96,8 @@ func (imp *Import) useBase(b *base, dir string, recs []record, w window, namespa
 		imp.Scenario.Cluster.NodePools = inferPools(flavors, recs, w.Now)
 		imp.Scenario.Teams = teamsOf(namespaces)
 		imp.Inferred = append(imp.Inferred, fmt.Sprintf(
-			"%d node pools, one per ResourceFlavor of %s with its node labels and taints, sized to the peak concurrent demand Kueue admitted on it",
-			len(flavors), filepath.Base(b.path)))
+			"%s, one per ResourceFlavor of %s with its node labels and taints, sized to the peak concurrent demand Kueue admitted on it",
+			plural(len(flavors), "node pool"), filepath.Base(b.path)))
 		return nil
 	}
 	s := b.scenario
@@ -104,7 +128,8 @@ func (imp *Import) useBase(b *base, dir string, recs []record, w window, namespa
 		}
 		teamOf[ns] = ns
 		imp.Scenario.Teams = append(imp.Scenario.Teams, scenarios.Team{Name: ns, Namespace: ns})
-		imp.Notes = append(imp.Notes, fmt.Sprintf("namespace %s is no team's in %s: added team %s; its LocalQueues must come from the scenario's manifests", ns, b.path, ns))
+		imp.Added = append(imp.Added, Addition{What: "team " + ns,
+			Why: fmt.Sprintf("{name: %s, namespace: %s}: the workloads run in namespace %s and --cluster %s has no team there", ns, ns, ns, b.path)})
 	}
 	for i := range imp.Scenario.Workloads {
 		st := &imp.Scenario.Workloads[i]

@@ -165,16 +165,19 @@ func (r *clusterReader) read(ctx context.Context, o ClusterOptions) error {
 	if err := r.kueueConfig(ctx); err != nil {
 		return err
 	}
+	read := fmt.Sprintf("%s, %s, %s", plural(countNodes(imp.Scenario.Cluster.NodePools), "node"),
+		plural(imp.Manifests.Count("ClusterQueue"), "ClusterQueue"), plural(imp.Manifests.Count("LocalQueue"), "LocalQueue"))
+	if err := imp.complete(nil, recs, w.Now, "the cluster"); err != nil {
+		return err
+	}
 	if len(imp.Manifests) > 0 {
 		imp.Scenario.Queues.Manifests = []string{ManifestsDir}
 	}
 	if !nodesOK {
 		imp.Notes = append(imp.Notes, "the node pools are inferred: nodes could not be listed")
 	}
-	imp.describe(fmt.Sprintf("Imported from %s at %s by sim import cluster: %s, %s, %s; %s created or running since %s, in %s.",
-		imp.Source, o.Now.UTC().Format(time.RFC3339),
-		plural(countNodes(imp.Scenario.Cluster.NodePools), "node"), plural(imp.Manifests.Count("ClusterQueue"), "ClusterQueue"),
-		plural(imp.Manifests.Count("LocalQueue"), "LocalQueue"), plural(imp.Workloads, "Kueue Workload"),
+	imp.describe(fmt.Sprintf("Imported from %s at %s by sim import cluster: %s; %s created or running since %s, in %s.",
+		imp.Source, o.Now.UTC().Format(time.RFC3339), read, plural(imp.Workloads, "Kueue Workload"),
 		cutoff.UTC().Format(time.RFC3339), plural(len(imp.Scenario.Workloads), "stream")))
 	return nil
 }

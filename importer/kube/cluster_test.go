@@ -252,3 +252,29 @@ func TestFromClusterSince(t *testing.T) {
 		t.Errorf("notes:\n%s", strings.Join(imp.Notes, "\n"))
 	}
 }
+
+// Whatever lists are forbidden, the import writes a scenario that loads
+// (Write verifies it), marked incomplete and inferred.
+func TestFromClusterForbiddenLoads(t *testing.T) {
+	for _, forbid := range [][]string{
+		{"resourceflavors.kueue.x-k8s.io"},
+		{"localqueues.kueue.x-k8s.io", "workloadpriorityclasses.kueue.x-k8s.io"},
+		{"namespaces", "cohorts.kueue.x-k8s.io"},
+		{"resourceflavors.kueue.x-k8s.io", "clusterqueues.kueue.x-k8s.io", "localqueues.kueue.x-k8s.io", "namespaces",
+			"workloadpriorityclasses.kueue.x-k8s.io", "nodes", "hardwareprofiles.infrastructure.opendatahub.io"},
+	} {
+		t.Run(strings.Join(forbid, ","), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			imp, err := FromCluster(context.Background(), fakeCluster(t, forbid...), ClusterOptions{Now: now, Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := imp.Write(dir); err != nil {
+				t.Fatal(err)
+			}
+			if inferred, incomplete := Marks(imp.Scenario.Description); !inferred || !incomplete {
+				t.Errorf("inferred %v, incomplete %v: %s", inferred, incomplete, imp.Scenario.Description)
+			}
+		})
+	}
+}

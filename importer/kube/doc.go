@@ -120,6 +120,25 @@
 // admitted); the LocalQueues; a WorkloadPriorityClass per class named, with
 // the value most of its workloads carried. No preemption is configured.
 //
+// # What the import adds
+//
+// The written scenario always loads (Write loads it back with the scenario
+// loader and returns "the imported scenario does not validate (a bug in sim
+// import: ...)" otherwise). What the streams and objects name and the
+// cluster, or --cluster, lacks is added, listed in Added, said in the
+// description (as inferred) and the top comment: a Namespace for each
+// namespaced object outside the teams' namespaces and the Namespaces read;
+// a LocalQueue in a Queue HardwareProfile's namespace named as its
+// localQueueName; a LocalQueue for each queue the workloads name (to the
+// ClusterQueue their status.admission names, else <namespace>-<queue>); a
+// ClusterQueue, inferred as above, for each one a LocalQueue names and
+// nobody declares (ClusterQueues forbidden to list, or dangling in the
+// cluster), with the ResourceFlavor "default" and the Cohort "imported"
+// when missing; a WorkloadPriorityClass for each class named, with the
+// value its workloads carried; with --cluster SCENARIO, a team for each
+// namespace without one. Beside a copied --cluster folder the added
+// manifests go to manifests/added/.
+//
 // An inferred node pool covers the peak concurrent demand on its flavor:
 // nodes of 64 CPUs and 512Gi (and 8 nvidia.com/gpu when GPUs are asked for),
 // each raised to the largest pod's request, as many as the most demanding of

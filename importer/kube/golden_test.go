@@ -6,19 +6,33 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden from the imports' output")
 
-// checkGolden compares the files written in dir with testdata/golden/name;
-// -update rewrites the golden folder: read the diff before committing it.
-func checkGolden(t *testing.T, dir, name string) {
+// checkGolden checks that the scenario written in dir loads, then compares
+// the files with testdata/golden/name, each string of pins (old, new pairs
+// of strings.NewReplacer) replaced; -update rewrites the golden folder:
+// read the diff before committing it.
+func checkGolden(t *testing.T, dir, name string, pins ...string) {
 	t.Helper()
+	if _, err := scenarios.LoadFile(filepath.Join(dir, ScenarioFile)); err != nil {
+		t.Errorf("the imported scenario does not load: %v", err)
+	}
 	golden := filepath.Join("testdata", "golden", name)
 	got := readTree(t, dir)
+	if len(pins) > 0 {
+		r := strings.NewReplacer(pins...)
+		for rel, data := range got {
+			got[rel] = r.Replace(data)
+		}
+	}
 	if *update {
 		if err := os.RemoveAll(golden); err != nil {
 			t.Fatal(err)
@@ -87,4 +101,20 @@ func union(a, b map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// Every golden scenario loads from its own folder, as a user's copy of an
+// import would: sim validate accepts what sim import writes.
+func TestGoldenScenariosLoad(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "golden", "*", ScenarioFile))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden scenarios: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(filepath.Dir(f)), func(t *testing.T) {
+			if _, err := scenarios.LoadFile(f); err != nil {
+				t.Error(err)
+			}
+		})
+	}
 }

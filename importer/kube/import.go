@@ -24,6 +24,26 @@ func Marks(description string) (inferred, incomplete bool) {
 	return strings.Contains(description, InferredPrefix), strings.Contains(description, IncompletePrefix)
 }
 
+// MarkedSentences are the description's sentences that start with
+// InferredPrefix and IncompletePrefix, without the prefix and the final
+// period; "" for a mark the description lacks. A sentence ends at a period
+// followed by a space, or at the end.
+func MarkedSentences(description string) (inferred, incomplete string) {
+	return markedSentence(description, InferredPrefix), markedSentence(description, IncompletePrefix)
+}
+
+func markedSentence(description, prefix string) string {
+	i := strings.Index(description, prefix)
+	if i < 0 {
+		return ""
+	}
+	rest := description[i+len(prefix):]
+	if end := strings.Index(rest, ". "); end >= 0 {
+		rest = rest[:end]
+	}
+	return strings.TrimSuffix(strings.TrimSpace(rest), ".")
+}
+
 // HeaderMarker starts the top comment of every scenario file an import
 // writes; Write only replaces a folder's earlier import when its
 // scenario.yaml starts with it.
@@ -50,6 +70,10 @@ type Import struct {
 
 	// Inferred lists what was inferred rather than read.
 	Inferred []string
+	// Added lists what the import added because the cluster (or the
+	// --cluster base) lacks what the workloads and objects name: the
+	// scenario would not load without it. Marked as inferred.
+	Added []Addition
 	// Missing lists what could not be read (e.g. forbidden lists): the
 	// scenario is incomplete.
 	Missing []string
@@ -64,6 +88,25 @@ type Import struct {
 // Incomplete tells whether something could not be read.
 func (imp *Import) Incomplete() bool { return len(imp.Missing) > 0 }
 
+// Addition is an object or a team an import added, and why.
+type Addition struct {
+	// What is added: "LocalQueue analytics/default".
+	What string
+	// Why: what names it, what it is made from.
+	Why string
+}
+
+func (a Addition) String() string { return a.What + ": " + a.Why }
+
+// AddedText are the additions, one line each.
+func (imp *Import) AddedText() []string {
+	out := make([]string, len(imp.Added))
+	for i, a := range imp.Added {
+		out[i] = a.String()
+	}
+	return out
+}
+
 // describe sets the scenario's description: what could not be read, what
 // was inferred, then summary.
 func (imp *Import) describe(summary string) {
@@ -71,8 +114,17 @@ func (imp *Import) describe(summary string) {
 	if len(imp.Missing) > 0 {
 		parts = append(parts, fmt.Sprintf("%s the scenario lacks what the import could not read (%s).", IncompletePrefix, strings.Join(imp.Missing, "; ")))
 	}
-	if len(imp.Inferred) > 0 {
-		parts = append(parts, fmt.Sprintf("%s %s.", InferredPrefix, strings.Join(imp.Inferred, "; ")))
+	inferred := append([]string(nil), imp.Inferred...)
+	if len(imp.Added) > 0 {
+		what := make([]string, len(imp.Added))
+		for i, a := range imp.Added {
+			what[i] = a.What
+		}
+		inferred = append(inferred, fmt.Sprintf("added what the workloads and objects name and the cluster lacks, so that the scenario loads: %s (the top comment says why)",
+			strings.Join(what, ", ")))
+	}
+	if len(inferred) > 0 {
+		parts = append(parts, fmt.Sprintf("%s %s.", InferredPrefix, strings.Join(inferred, "; ")))
 	}
 	parts = append(parts, summary)
 	imp.Scenario.Description = strings.Join(parts, " ")

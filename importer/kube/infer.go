@@ -126,22 +126,7 @@ func inferQueues(recs []record, now time.Time) (*inferredQueues, error) {
 		return nil, err
 	}
 	for _, name := range sortedKeys(byCQ) {
-		need := demandOf(byCQ[name], now, total).need()
-		fq := kueue.FlavorQuotas{Name: InferredFlavor}
-		var covered []corev1.ResourceName
-		for _, res := range sortedResources(need) {
-			covered = append(covered, res)
-			fq.Resources = append(fq.Resources, kueue.ResourceQuota{Name: res, NominalQuota: need[res]})
-		}
-		cq := &kueue.ClusterQueue{
-			ObjectMeta: metav1.ObjectMeta{Name: name},
-			Spec: kueue.ClusterQueueSpec{
-				CohortName:        InferredCohort,
-				NamespaceSelector: &metav1.LabelSelector{},
-				ResourceGroups:    []kueue.ResourceGroup{{CoveredResources: covered, Flavors: []kueue.FlavorQuotas{fq}}},
-			},
-		}
-		if err := iq.add("ClusterQueue", cq); err != nil {
+		if err := iq.add("ClusterQueue", inferClusterQueue(name, byCQ[name], now)); err != nil {
 			return nil, err
 		}
 	}
@@ -161,6 +146,29 @@ func inferQueues(recs []record, now time.Time) (*inferredQueues, error) {
 		}
 	}
 	return iq, nil
+}
+
+// inferClusterQueue is a ClusterQueue named name, in the inferred cohort,
+// open to every namespace, with nominal quota on the inferred flavor equal
+// to the peak of what recs held at once (at least the largest workload); no
+// resource group when recs ask for nothing.
+func inferClusterQueue(name string, recs []record, now time.Time) *kueue.ClusterQueue {
+	cq := &kueue.ClusterQueue{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec:       kueue.ClusterQueueSpec{CohortName: InferredCohort, NamespaceSelector: &metav1.LabelSelector{}},
+	}
+	need := demandOf(recs, now, total).need()
+	if len(need) == 0 {
+		return cq
+	}
+	fq := kueue.FlavorQuotas{Name: InferredFlavor}
+	var covered []corev1.ResourceName
+	for _, res := range sortedResources(need) {
+		covered = append(covered, res)
+		fq.Resources = append(fq.Resources, kueue.ResourceQuota{Name: res, NominalQuota: need[res]})
+	}
+	cq.Spec.ResourceGroups = []kueue.ResourceGroup{{CoveredResources: covered, Flavors: []kueue.FlavorQuotas{fq}}}
+	return cq
 }
 
 func (iq *inferredQueues) add(kind string, obj runtime.Object) error {

@@ -51,11 +51,16 @@ func FromWorkloadFiles(files []string, o WorkloadsOptions) (*Import, error) {
 	var err error
 	switch {
 	case o.Cluster == "":
-		err = imp.inferAll(recs, w, namespaces)
+		if err = imp.inferAll(recs, w, namespaces); err == nil {
+			err = imp.complete(nil, recs, w.Now, "the dump")
+		}
 	default:
 		var b *base
 		if b, err = readBase(o.Cluster); err == nil {
 			err = imp.useBase(b, o.Dir, recs, w, namespaces)
+		}
+		if err == nil {
+			err = imp.complete(b.loaded, recs, w.Now, "--cluster "+b.path)
 		}
 	}
 	if err != nil {

@@ -15,7 +15,8 @@ import (
 // Write writes the import into dir: scenario.yaml, manifests/ (one file per
 // kind, or the --cluster folder's files) and kueue-config.yaml. dir must be
 // new, empty, or an earlier import's folder (its scenario.yaml starts with
-// HeaderMarker), whose manifests/ is then replaced.
+// HeaderMarker), whose manifests/ is then replaced. It then loads what it
+// wrote (Verify): a user never gets a scenario that does not load.
 func (imp *Import) Write(dir string) error {
 	if err := prepare(dir); err != nil {
 		return err
@@ -30,14 +31,20 @@ func (imp *Import) Write(dir string) error {
 			return fmt.Errorf("writing the manifests: %w", err)
 		}
 	}
-	for _, name := range names {
-		if err := os.WriteFile(filepath.Join(mdir, name), files[name], 0o644); err != nil {
-			return fmt.Errorf("writing the manifests: %w", err)
-		}
-	}
 	if imp.CopyManifests != "" {
 		if err := copyManifests(imp.CopyManifests, mdir); err != nil {
 			return err
+		}
+	}
+	own := filepath.Join(dir, imp.OwnManifestsDir())
+	if len(names) > 0 {
+		if err := os.MkdirAll(own, 0o755); err != nil {
+			return fmt.Errorf("writing the manifests: %w", err)
+		}
+	}
+	for _, name := range names {
+		if err := writeNew(filepath.Join(own, name), files[name]); err != nil {
+			return fmt.Errorf("writing the manifests: %w", err)
 		}
 	}
 	if imp.KueueConfig != nil {
@@ -52,7 +59,7 @@ func (imp *Import) Write(dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, ScenarioFile), data, 0o644); err != nil {
 		return fmt.Errorf("writing the scenario: %w", err)
 	}
-	return nil
+	return Verify(dir)
 }
 
 // YAML is scenario.yaml's content: the top comment (source, what was
@@ -77,10 +84,39 @@ func (imp *Import) YAML() ([]byte, error) {
 		comment(IncompletePrefix+" the import could not read these, and the scenario lacks them:", imp.Missing)
 	}
 	comment(InferredPrefix+" the import did not read these but made them up from the workloads:", imp.Inferred)
+	comment(InferredPrefix+" the workloads or objects name these and the cluster lacks them; the import added them so that the scenario loads:", imp.AddedText())
 	comment("Notes:", imp.Notes)
 	fmt.Fprintf(&head, "# %s in %s; %s.\n", plural(imp.Workloads, "workload"), plural(len(imp.Scenario.Workloads), "stream"),
 		plural(len(imp.Scenario.Cluster.NodePools), "node pool"))
 	return append(head.Bytes(), body...), nil
+}
+
+// AddedDir is the folder, in manifests/, of the objects an import adds to
+// the --cluster folder's it copies.
+const AddedDir = "added"
+
+// OwnManifestsDir is the folder, relative to the import's, of the manifest
+// files of imp.Manifests: manifests/, or manifests/added/ beside the copied
+// --cluster folder's files.
+func (imp *Import) OwnManifestsDir() string {
+	if imp.CopyManifests != "" {
+		return filepath.Join(ManifestsDir, AddedDir)
+	}
+	return ManifestsDir
+}
+
+// writeNew writes a file that must not exist yet: the import's own
+// manifests never replace a copied one.
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
