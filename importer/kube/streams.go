@@ -152,7 +152,12 @@ func (a streamKey) less(b streamKey) bool {
 // seconds, at least one.
 func runTime(r record, w window) time.Duration {
 	start := *r.Admitted
-	if start.Before(w.Origin) {
+	// Admitted before the window: the run time counts from the window's
+	// start. Unless it also finished before the first creation: its
+	// conditions then run on another clock than creation does (a cluster
+	// kueue-sim replayed stamps Kueue's conditions in simulated time, from
+	// 2026-01-01), and only their difference is a run time.
+	if start.Before(w.Origin) && !r.Finished.Before(w.Origin) {
 		start = w.Origin
 	}
 	d := r.Finished.Sub(start).Round(time.Second)
