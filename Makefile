@@ -84,6 +84,13 @@ gate-baseline: tools build
 	bin/sim run $(GATE_SCENARIO) --report $(GATE_OUT)/baseline --progress none
 	cp $(GATE_OUT)/baseline/events.jsonl $(GATE_OUT)/baseline/decisions.jsonl $(GATE_OUT)/baseline/expectations.json $(GATE_BASELINE)/
 
+## gitops-gate: the GitOps example's policy gate (examples/gitops): sim lint and replay its manifests/ (CHANGE=NAME: with examples/gitops/changes/NAME laid over them)
+CHANGE ?=
+GITOPS_OUT ?= _output/gitops-gate
+.PHONY: gitops-gate
+gitops-gate: tools build
+	SIM=bin/sim OUT=$(GITOPS_OUT) examples/gitops/gate.sh $(CHANGE)
+
 ## bench: benchmarks on the embedded control plane (medians need BENCH_COUNT=3 on a quiet machine):
 ##        Kueue's baseline shape with raw Workloads and Jobs at BENCH_SIZES, Kueue's own harness, the openb fill replay
 BENCH_SIZES ?= 1000,5000,15000
