@@ -73,9 +73,10 @@ func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Optio
 // EmbeddedTarget is the Target of an embedded control plane.
 func EmbeddedTarget(cp *cluster.ControlPlane) Target {
 	return withKueue(Target{
-		Client:   cp.Client,
-		Cache:    cp.Manager.GetCache(),
-		Revision: cp.Revision,
+		Client:           cp.Client,
+		Cache:            cp.Manager.GetCache(),
+		Revision:         cp.Revision,
+		DecisionRevision: cp.DecisionRevision,
 		FinishPod: func(ctx context.Context, key client.ObjectKey, phase corev1.PodPhase) error {
 			return cp.Kubelet.Finish(ctx, key, phase)
 		},

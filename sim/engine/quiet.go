@@ -70,6 +70,9 @@ type settler struct {
 	// (see kueuesetup.SchedulerGate); true means it did, and the settle
 	// goes on.
 	resume func() bool
+	// ignore are in-process controllers whose work does not make the
+	// control plane busy (see statusControllers).
+	ignore map[string]bool
 	// paused tells whether Kueue's scheduler is paused that way: its
 	// workloads to try then wait for resume and do not make it busy.
 	paused func() bool
@@ -127,6 +130,11 @@ func reasonKind(busy string) string {
 	}
 	return busy
 }
+
+// statusControllers are Kueue's controllers that, once the queues are set
+// up, only write ClusterQueue, LocalQueue and Cohort status: a step does
+// not wait for them (they batch their writes for a wall second).
+var statusControllers = map[string]bool{"clusterqueue_controller": true, "localqueue_controller": true, "cohort_controller": true}
 
 func newSettler(c cache.Cache, direct client.Reader) *settler {
 	return &settler{poll: settlePoll, timeout: settleTimeout, tryGrace: strictTryGrace, cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}
@@ -264,7 +272,7 @@ func (s *settler) inProcess() (string, error) {
 		switch mf.GetName() {
 		case "workqueue_depth", "controller_runtime_active_workers":
 			for _, m := range mf.GetMetric() {
-				if m.GetGauge().GetValue() > 0 {
+				if m.GetGauge().GetValue() > 0 && !s.ignore[label(m, "controller")] && !s.ignore[label(m, "name")] {
 					return fmt.Sprintf("%s{%s} = %g", mf.GetName(), labels(m), m.GetGauge().GetValue()), nil
 				}
 			}

@@ -41,6 +41,10 @@ type Target struct {
 	// Revision reads etcd's revision directly (the embedded control
 	// plane); nil reads it through the API server.
 	Revision func(context.Context) (int64, error)
+	// DecisionRevision reads the revision of etcd's last write that can
+	// change a decision (not Kueue's ClusterQueue, LocalQueue and Cohort
+	// status, leases or Events); nil: steps settle on Revision.
+	DecisionRevision func(context.Context) (int64, error)
 	// Reserving reads how many workloads hold quota in a ClusterQueue in
 	// Kueue's scheduler cache; nil: the settle cannot see Kueue's
 	// admissions in flight.
@@ -187,6 +191,13 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	go r.evict.run(evictCtx)
 	if err := r.setUp(ctx); err != nil {
 		return res, err
+	}
+	if r.t.DecisionRevision != nil && r.pacing == Strict {
+		// Once the queues are set up, Kueue's status writes for them
+		// (batched for a wall second after every change) decide nothing:
+		// steps settle without waiting for them.
+		r.settle.etcdRevision = r.t.DecisionRevision
+		r.settle.ignore = statusControllers
 	}
 	arrivals, err := Plan(r.s, r.seed)
 	if err != nil {
