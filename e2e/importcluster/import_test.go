@@ -1,12 +1,15 @@
 //go:build e2e
 
-package scenario
+package importcluster
 
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
@@ -108,4 +111,15 @@ func readEvents(path string) ([]record.Event, error) {
 	}
 	defer f.Close()
 	return record.Read(f)
+}
+
+// run runs sim and fails the test with its output when it fails.
+func run(ctx context.Context, t *testing.T, sim string, args ...string) {
+	t.Helper()
+	began := time.Now()
+	out, err := exec.CommandContext(ctx, sim, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("sim %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	t.Logf("sim %s: %s\n%s", strings.Join(args[:2], " "), time.Since(began).Round(100*time.Millisecond), out)
 }
