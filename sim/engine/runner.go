@@ -157,6 +157,8 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	r.settle.etcdRevision = t.Revision
 	r.settle.progress = func() int64 { return r.obs.decisions }
 	if t.Gate != nil {
+		// The settle resumes Kueue's scheduler after each evicting
+		// cycle (lock-step is turned on in Run).
 		r.settle.resume, r.settle.paused = t.Gate.Resume, t.Gate.Paused
 	}
 	r.evict = newEvictor(t.Client, clock)
@@ -191,6 +193,10 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	go r.evict.run(evictCtx)
 	if err := r.setUp(ctx); err != nil {
 		return res, err
+	}
+	if r.t.Gate != nil {
+		r.t.Gate.LockStep(true)
+		defer r.t.Gate.LockStep(false)
 	}
 	if r.t.DecisionRevision != nil && r.pacing == Strict {
 		// Once the queues are set up, Kueue's status writes for them

@@ -42,10 +42,25 @@ type SchedulerGate struct {
 	// evictions counts the evictions Kueue's scheduler has written.
 	evictions atomic.Int64
 
-	mu     sync.Mutex
-	held   bool
-	paused bool
-	seen   int64 // evictions when the scheduler last went on
+	mu       sync.Mutex
+	held     bool
+	lockStep bool // pause after evicting cycles (see LockStep)
+	paused   bool
+	seen     int64 // evictions when the scheduler last went on
+}
+
+// LockStep turns the pause after evicting cycles on or off (default off:
+// Kueue then schedules as it does on its own, e.g. under sim up). A
+// replay turns it on, since its settle calls Resume; turning it off lets
+// a paused scheduler go on.
+func (g *SchedulerGate) LockStep(on bool) {
+	g.mu.Lock()
+	was := g.paused
+	g.lockStep, g.paused, g.seen = on, false, g.evictions.Load()
+	g.mu.Unlock()
+	if was {
+		g.wake()
+	}
 }
 
 var _ qcache.StatusChecker = (*SchedulerGate)(nil)
@@ -54,7 +69,7 @@ var _ qcache.StatusChecker = (*SchedulerGate)(nil)
 // first call after a cycle that evicted workloads pauses the scheduler.
 func (g *SchedulerGate) ClusterQueueActive(name kueue.ClusterQueueReference) bool {
 	g.mu.Lock()
-	if !g.held && g.evictions.Load() != g.seen {
+	if g.lockStep && !g.held && g.evictions.Load() != g.seen {
 		g.paused = true
 	}
 	stopped := g.held || g.paused
@@ -86,7 +101,7 @@ func (g *SchedulerGate) Release() {
 // whether Kueue may now schedule more.
 func (g *SchedulerGate) Resume() bool {
 	g.mu.Lock()
-	was := !g.held && (g.paused || g.evictions.Load() != g.seen)
+	was := g.lockStep && !g.held && (g.paused || g.evictions.Load() != g.seen)
 	if was {
 		g.paused, g.seen = false, g.evictions.Load()
 	}
@@ -102,7 +117,7 @@ func (g *SchedulerGate) Resume() bool {
 func (g *SchedulerGate) Paused() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return !g.held && (g.paused || g.evictions.Load() != g.seen)
+	return g.lockStep && !g.held && (g.paused || g.evictions.Load() != g.seen)
 }
 
 func (g *SchedulerGate) wake() {

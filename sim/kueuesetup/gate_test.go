@@ -26,6 +26,7 @@ func TestGatePausesAfterAnEvictingCycle(t *testing.T) {
 	wl := &kueue.Workload{ObjectMeta: metav1.ObjectMeta{Name: "w", Namespace: "ns"}}
 	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(wl).WithStatusSubresource(wl).Build()
 	g := &SchedulerGate{checker: allActive{}}
+	g.LockStep(true)
 	sc := g.Client(c)
 	ctx := context.Background()
 	write := func(cond metav1.Condition) {
@@ -75,5 +76,12 @@ func TestGatePausesAfterAnEvictingCycle(t *testing.T) {
 	g.Release()
 	if !g.ClusterQueueActive("cq") {
 		t.Fatal("Release did not let the scheduler go on")
+	}
+	// Without lock-step (no replay resumes it: sim up, sim serve) an
+	// evicting cycle does not pause the scheduler.
+	g.LockStep(false)
+	write(metav1.Condition{Type: kueue.WorkloadEvicted, Status: metav1.ConditionTrue, Reason: "Preempted"})
+	if !g.ClusterQueueActive("cq") || g.Paused() || g.Resume() {
+		t.Fatal("a gate without lock-step paused the scheduler after an eviction")
 	}
 }
