@@ -5,11 +5,8 @@ package importcluster
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
@@ -37,15 +34,15 @@ func TestImportedClusterReplaysAlike(t *testing.T) {
 			}
 			dir := t.TempDir()
 			onKwok, imported, replay := filepath.Join(dir, "kwok"), filepath.Join(dir, "imported"), filepath.Join(dir, "replay")
-			run(ctx, t, sim, "run", filepath.Join(root, "scenarios", "flavor-placement.yaml"), "--report", onKwok, "--progress", "none",
+			suite.RunSim(ctx, t, sim, "run", filepath.Join(root, "scenarios", "flavor-placement.yaml"), "--report", onKwok, "--progress", "none",
 				"--kubeconfig", cfg.KubeconfigFile(), "--kwok-nodes", "--namespace-prefix", keptPrefix, "--keep")
 			// A replay stamps Kueue's conditions in simulated time (from
 			// 2026-01-01), so the window reaches back past them.
-			run(ctx, t, sim, "import", "cluster", "--kubeconfig", cfg.KubeconfigFile(), "--since", "87600h", "-o", imported)
+			suite.RunSim(ctx, t, sim, "import", "cluster", "--kubeconfig", cfg.KubeconfigFile(), "--since", "87600h", "-o", imported)
 			if data, err := os.ReadFile(filepath.Join(imported, "scenario.yaml")); err == nil {
 				t.Logf("imported scenario:\n%s", data)
 			}
-			run(ctx, t, sim, "run", filepath.Join(imported, "scenario.yaml"), "--report", replay, "--progress", "none")
+			suite.RunSim(ctx, t, sim, "run", filepath.Join(imported, "scenario.yaml"), "--report", replay, "--progress", "none")
 
 			// Workloads the run deleted (long-running ones at runUntil) are
 			// not in the cluster to import.
@@ -111,15 +108,4 @@ func readEvents(path string) ([]record.Event, error) {
 	}
 	defer f.Close()
 	return record.Read(f)
-}
-
-// run runs sim and fails the test with its output when it fails.
-func run(ctx context.Context, t *testing.T, sim string, args ...string) {
-	t.Helper()
-	began := time.Now()
-	out, err := exec.CommandContext(ctx, sim, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("sim %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	t.Logf("sim %s: %s\n%s", strings.Join(args[:2], " "), time.Since(began).Round(100*time.Millisecond), out)
 }

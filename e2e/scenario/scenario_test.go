@@ -4,11 +4,8 @@ package scenario
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
@@ -37,8 +34,8 @@ func TestSameDecisionsEmbeddedAndOnKwok(t *testing.T) {
 			scenario := filepath.Join(root, "scenarios", "flavor-placement.yaml")
 			dir := t.TempDir()
 			embedded, onKwok := filepath.Join(dir, "embedded"), filepath.Join(dir, "kwok")
-			run(ctx, t, sim, "run", scenario, "--report", embedded, "--progress", "none")
-			run(ctx, t, sim, "run", scenario, "--report", onKwok, "--progress", "none",
+			suite.RunSim(ctx, t, sim, "run", scenario, "--report", embedded, "--progress", "none")
+			suite.RunSim(ctx, t, sim, "run", scenario, "--report", onKwok, "--progress", "none",
 				"--kubeconfig", cfg.KubeconfigFile(), "--kwok-nodes", "--namespace-prefix", prefix)
 
 			types := []string{record.TypeAdmitted, record.TypePlaced}
@@ -60,15 +57,4 @@ func TestSameDecisionsEmbeddedAndOnKwok(t *testing.T) {
 			return ctx
 		}).Feature()
 	testenv.Test(t, f)
-}
-
-// run runs sim and fails the test with its output when it fails.
-func run(ctx context.Context, t *testing.T, sim string, args ...string) {
-	t.Helper()
-	began := time.Now()
-	out, err := exec.CommandContext(ctx, sim, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("sim %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	t.Logf("sim %s: %s\n%s", strings.Join(args[:2], " "), time.Since(began).Round(100*time.Millisecond), out)
 }
