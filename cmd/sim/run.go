@@ -146,8 +146,11 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 		}
 		return fmt.Errorf("running scenario %s: %w", s.Name, runErr)
 	}
-	fmt.Fprintf(out, "simulated %s in %s wall (%d steps); %d workloads\n",
-		res.Run.End, res.Wall.Round(100*time.Millisecond), res.Steps, len(res.Run.Workloads))
+	fmt.Fprintf(out, "simulated %s in %s wall (%d steps, %s settling); %d workloads\n",
+		res.Run.End, res.Wall.Round(100*time.Millisecond), res.Steps, res.Settling.Round(100*time.Millisecond), len(res.Run.Workloads))
+	if v, _ := cmd.Flags().GetInt("verbosity"); v >= 2 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "settle polls that found the control plane busy, by reason: %v\n", res.SettleWaits)
+	}
 	for _, w := range res.Run.Warnings {
 		fmt.Fprintf(out, "warning at %s: %s\n", w.T.D(), w.Message)
 	}

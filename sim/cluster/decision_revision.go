@@ -29,27 +29,73 @@ var statusOnlyPrefixes = []string{
 // is seen within the watch's delivery latency (about a millisecond here).
 // Like Revision, it fails on a cluster whose etcd kueue-sim does not run.
 func (cp *ControlPlane) DecisionRevision(ctx context.Context) (int64, error) {
-	w := &cp.etcd.decisions
-	w.once.Do(func() { w.err = cp.watchDecisions(ctx) })
-	if w.err != nil {
-		return 0, w.err
-	}
-	if err := w.failed.Load(); err != nil {
-		return 0, err.(error)
+	w, err := cp.writes(ctx)
+	if err != nil {
+		return 0, err
 	}
 	return w.last.Load(), nil
 }
 
-// decisionWatch tracks DecisionRevision.
-type decisionWatch struct {
-	once   sync.Once
-	err    error
-	last   atomic.Int64
-	failed atomic.Value // error
-	cancel context.CancelFunc
+// Unseen names a resource ("pods", "workloads.kueue.x-k8s.io": see
+// ResourceOfKey) that has a write in etcd its informer has not delivered
+// yet, or returns "" when every resource seen reports is caught up. seen
+// returns the highest resourceVersion an informer delivered for a
+// resource, and false for resources nobody informs on (they are not
+// checked). It first reads etcd's current revision and waits for nothing:
+// while the watch of etcd's keys has not reached it, the writes it has not
+// delivered are unknown, and Unseen names etcd's watch itself.
+//
+// With it a settle knows, rather than guesses after a quiet pause, that
+// every in-process controller has been handed every write so far.
+func (cp *ControlPlane) Unseen(ctx context.Context, seen func(resource string) (int64, bool)) (string, error) {
+	w, err := cp.writes(ctx)
+	if err != nil {
+		return "", err
+	}
+	rev, err := cp.Revision(ctx)
+	if err != nil {
+		return "", err
+	}
+	if w.seen.Load() < rev {
+		return "etcd's watch", nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for res, last := range w.latest {
+		if got, ok := seen(res); ok && got < last {
+			return res, nil
+		}
+	}
+	return "", nil
 }
 
-func (cp *ControlPlane) watchDecisions(ctx context.Context) error {
+// writeWatch follows every write to etcd (see DecisionRevision, Unseen).
+type writeWatch struct {
+	once   sync.Once
+	err    error
+	last   atomic.Int64 // last write that can change a decision
+	seen   atomic.Int64 // last revision the watch delivered
+	failed atomic.Value // error
+	cancel context.CancelFunc
+
+	mu     sync.Mutex
+	latest map[string]int64 // resource → revision of its last write
+}
+
+// writes starts the watch on first use.
+func (cp *ControlPlane) writes(ctx context.Context) (*writeWatch, error) {
+	w := &cp.etcd.writes
+	w.once.Do(func() { w.err = cp.watchWrites(ctx) })
+	if w.err != nil {
+		return nil, w.err
+	}
+	if err := w.failed.Load(); err != nil {
+		return nil, err.(error)
+	}
+	return w, nil
+}
+
+func (cp *ControlPlane) watchWrites(ctx context.Context) error {
 	c, err := cp.etcdClient()
 	if err != nil {
 		return err
@@ -58,8 +104,10 @@ func (cp *ControlPlane) watchDecisions(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading etcd's revision: %w", err)
 	}
-	w := &cp.etcd.decisions
+	w := &cp.etcd.writes
 	w.last.Store(resp.Header.Revision)
+	w.seen.Store(resp.Header.Revision)
+	w.latest = map[string]int64{}
 	wctx, cancel := context.WithCancel(context.Background())
 	w.cancel = cancel
 	ch := c.Watch(wctx, "/", clientv3.WithPrefix(), clientv3.WithRev(resp.Header.Revision+1))
@@ -71,14 +119,53 @@ func (cp *ControlPlane) watchDecisions(ctx context.Context) error {
 				}
 				return
 			}
+			w.mu.Lock()
 			for _, ev := range r.Events {
-				if !statusOnly(string(ev.Kv.Key)) && ev.Kv.ModRevision > w.last.Load() {
-					w.last.Store(ev.Kv.ModRevision)
+				key, rev := string(ev.Kv.Key), ev.Kv.ModRevision
+				if res := ResourceOfKey(key); res != "" && rev > w.latest[res] {
+					w.latest[res] = rev
 				}
+				if !statusOnly(key) && rev > w.last.Load() {
+					w.last.Store(rev)
+				}
+			}
+			w.mu.Unlock()
+			// Only now are this response's writes in latest.
+			if len(r.Events) > 0 {
+				if rev := r.Events[len(r.Events)-1].Kv.ModRevision; rev > w.seen.Load() {
+					w.seen.Store(rev)
+				}
+			}
+			if r.Header.Revision > w.seen.Load() && r.IsProgressNotify() {
+				w.seen.Store(r.Header.Revision)
 			}
 		}
 	}()
 	return nil
+}
+
+// ResourceOfKey names the resource an etcd key of kube-apiserver's stores:
+// "pods" for /registry/pods/ns/name, "jobs" for /registry/jobs/ns/name
+// (built-in resources are stored under their plural alone), and
+// "workloads.kueue.x-k8s.io" for /registry/kueue.x-k8s.io/workloads/ns/name
+// (custom resources under their group, then plural). "" for other keys.
+func ResourceOfKey(key string) string {
+	rest, ok := strings.CutPrefix(key, "/registry/")
+	if !ok {
+		return ""
+	}
+	first, rest, ok := strings.Cut(rest, "/")
+	if !ok {
+		return ""
+	}
+	if !strings.Contains(first, ".") {
+		return first
+	}
+	plural, _, ok := strings.Cut(rest, "/")
+	if !ok {
+		return ""
+	}
+	return plural + "." + first
 }
 
 func statusOnly(key string) bool {

@@ -31,10 +31,10 @@ func (cp *ControlPlane) Revision(ctx context.Context) (int64, error) {
 
 // etcdState holds the control plane's etcd client, made on first use.
 type etcdState struct {
-	once      sync.Once
-	client    *clientv3.Client
-	err       error
-	decisions decisionWatch
+	once   sync.Once
+	client *clientv3.Client
+	err    error
+	writes writeWatch
 }
 
 func (cp *ControlPlane) etcdClient() (*clientv3.Client, error) {
@@ -57,8 +57,8 @@ func (cp *ControlPlane) etcdClient() (*clientv3.Client, error) {
 
 // closeEtcd closes the etcd client, if one was made.
 func (cp *ControlPlane) closeEtcd() error {
-	if cp.etcd.decisions.cancel != nil {
-		cp.etcd.decisions.cancel()
+	if cp.etcd.writes.cancel != nil {
+		cp.etcd.writes.cancel()
 	}
 	if cp.etcd.client == nil {
 		return nil

@@ -77,6 +77,7 @@ func EmbeddedTarget(cp *cluster.ControlPlane) Target {
 		Cache:            cp.Manager.GetCache(),
 		Revision:         cp.Revision,
 		DecisionRevision: cp.DecisionRevision,
+		Unseen:           cp.Unseen,
 		FinishPod: func(ctx context.Context, key client.ObjectKey, phase corev1.PodPhase) error {
 			return cp.Kubelet.Finish(ctx, key, phase)
 		},

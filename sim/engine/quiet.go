@@ -11,6 +11,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -26,6 +27,20 @@ const (
 	settleRounds  = 3
 	settleTimeout = 2 * time.Minute
 )
+
+// Where the settle knows that every write so far has reached the
+// in-process controllers (see settler.unseen), the pause that stood in for
+// that knowledge shrinks to two polls 2 ms apart: long enough for a
+// shared informer to hand an event it delivered to the settle to its other
+// handlers (Kueue's) as well.
+const (
+	seenPoll   = 2 * time.Millisecond
+	seenRounds = 2
+)
+
+// informersBehind starts the busy reason of a write the manager's
+// informers have not delivered yet.
+const informersBehind = "informers have not delivered every write"
 
 // kueueTrying starts the busy reason of Kueue's pending-active gauge.
 // Kueue may keep workloads active while it cannot make progress (it
@@ -47,6 +62,7 @@ const relaxedPoll = 10 * time.Millisecond
 // settler tells whether the control plane has finished reacting.
 type settler struct {
 	poll     time.Duration
+	rounds   int           // quiet polls in a row that make the control plane quiet
 	timeout  time.Duration // give up after this long (settleTimeout)
 	cache    cache.Cache   // the manager's informer cache
 	direct   client.Reader // reads through to the API server
@@ -63,6 +79,11 @@ type settler struct {
 	observe func()
 	// etcdRevision reads etcd's revision directly, when the target can.
 	etcdRevision func(context.Context) (int64, error)
+	// unseen, when the target can tell, names a resource with a write in
+	// etcd that the manager's informers have not delivered yet (see
+	// Target.Unseen): only once there is none can empty work queues mean
+	// that the in-process controllers have nothing left to do.
+	unseen func(context.Context) (string, error)
 	// others are the engine's own workers: each names unfinished work.
 	others []func() string
 	// resume, called once the control plane is quiet, lets Kueue's
@@ -120,6 +141,9 @@ func reasonKind(busy string) string {
 			return f[0] + " " + strings.Join(f[2:], " ")
 		}
 	}
+	if strings.HasPrefix(busy, "Kueue holds ") {
+		return "Kueue's quota reservations not yet in the API"
+	}
 	if f := strings.Fields(busy); len(f) > 1 && strings.HasSuffix(busy, "still hold quota") {
 		if _, err := strconv.Atoi(f[0]); err == nil {
 			return strings.Join(f[1:], " ")
@@ -137,7 +161,7 @@ func reasonKind(busy string) string {
 var statusControllers = map[string]bool{"clusterqueue_controller": true, "localqueue_controller": true, "cohort_controller": true}
 
 func newSettler(c cache.Cache, direct client.Reader) *settler {
-	return &settler{poll: settlePoll, timeout: settleTimeout, tryGrace: strictTryGrace, cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}
+	return &settler{poll: settlePoll, rounds: settleRounds, timeout: settleTimeout, tryGrace: strictTryGrace, cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}
 }
 
 // watch starts the busy index; wait needs it.
@@ -152,6 +176,8 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 	lastRev, rounds := "", 0
 	var trying time.Time // since when Kueue has had workloads to try and made no decision
 	var decided int64
+	poll := time.NewTimer(s.poll)
+	defer poll.Stop()
 	for {
 		rev, err := s.changeMark(ctx)
 		if err != nil {
@@ -163,7 +189,16 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 		busy := etcdChanging
 		if rev == lastRev {
 			busy = ""
-			if also != nil {
+			if s.unseen != nil {
+				res, err := s.unseen(ctx)
+				if err != nil {
+					return "", err
+				}
+				if res != "" {
+					busy = informersBehind + ": " + res
+				}
+			}
+			if busy == "" && also != nil {
 				busy = also()
 			}
 			if busy == "" {
@@ -197,7 +232,7 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 			rounds = 0
 			s.waits[reasonKind(busy)]++
 		}
-		if rounds >= settleRounds {
+		if rounds >= s.rounds {
 			if s.resume == nil || !s.resume() {
 				return "", nil
 			}
@@ -211,10 +246,11 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 			}
 			return busy, nil
 		}
+		poll.Reset(s.poll)
 		select {
 		case <-ctx.Done():
 			return "", ctx.Err()
-		case <-time.After(s.poll):
+		case <-poll.C:
 		}
 	}
 }
@@ -303,6 +339,12 @@ func jobBusy(j *batchv1.Job, active, terminal map[string]int) string {
 	}
 	if terminal[key] > int(j.Status.Succeeded+j.Status.Failed) {
 		return "job " + key + ": kube-controller-manager has not counted its ended pods"
+	}
+	if j.Spec.Completions != nil && j.Status.Succeeded >= *j.Spec.Completions {
+		return "job " + key + ": kube-controller-manager has not marked it complete"
+	}
+	if backoff := ptr.Deref(j.Spec.BackoffLimit, 6); j.Status.Failed > backoff {
+		return "job " + key + ": kube-controller-manager has not marked it failed"
 	}
 	suspended := j.Spec.Suspend != nil && *j.Spec.Suspend
 	if suspended && active[key] > 0 {

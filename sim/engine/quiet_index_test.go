@@ -43,6 +43,9 @@ func TestBusyIndex(t *testing.T) {
 	want("pod ended, not counted", "has not counted its ended pods")
 	counted := job.DeepCopy()
 	counted.Status.Succeeded = 1
+	x.onJob(counted)
+	want("pod counted, job not marked complete", "has not marked it complete")
+	counted = counted.DeepCopy()
 	counted.Status.Conditions = []batchv1.JobCondition{{Type: batchv1.JobComplete, Status: corev1.ConditionTrue}}
 	x.onJob(counted)
 	want("job complete", "")
@@ -60,4 +63,21 @@ func TestBusyIndex(t *testing.T) {
 	ready.Status.ObservedGeneration, ready.Status.Replicas = 2, 1
 	x.onApps(ready)
 	want("statefulset reconciled", "")
+}
+
+func TestBusyIndexFailedJob(t *testing.T) {
+	x := newBusyIndex()
+	job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "j"},
+		Spec:   batchv1.JobSpec{Parallelism: ptr.To[int32](1), Completions: ptr.To[int32](1), BackoffLimit: ptr.To[int32](0), Suspend: ptr.To(false)},
+		Status: batchv1.JobStatus{Failed: 1}}
+	x.onJob(job)
+	if got := x.first(); !strings.Contains(got, "has not marked it failed") {
+		t.Errorf("busy = %q, want the failed job's pending condition", got)
+	}
+	job = job.DeepCopy()
+	job.Status.Conditions = []batchv1.JobCondition{{Type: batchv1.JobFailed, Status: corev1.ConditionTrue}}
+	x.onJob(job)
+	if got := x.first(); got != "" {
+		t.Errorf("busy = %q after the Failed condition, want nothing", got)
+	}
 }

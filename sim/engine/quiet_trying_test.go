@@ -36,7 +36,7 @@ func TestSettleMovesOnWhenKueueRetriesWithoutProgress(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s := &settler{poll: time.Millisecond, timeout: 500 * time.Millisecond, tryGrace: 20 * time.Millisecond,
+			s := &settler{poll: time.Millisecond, rounds: settleRounds, timeout: 500 * time.Millisecond, tryGrace: 20 * time.Millisecond,
 				gatherer: kueuePending(tc.pending), index: newBusyIndex(), informerQuiet: true,
 				progress: tc.progress(), waits: map[string]int{}}
 			busy, err := s.wait(context.Background(), nil)

@@ -45,6 +45,11 @@ type Target struct {
 	// change a decision (not Kueue's ClusterQueue, LocalQueue and Cohort
 	// status, leases or Events); nil: steps settle on Revision.
 	DecisionRevision func(context.Context) (int64, error)
+	// Unseen names a resource with a write in etcd that seen says the
+	// informers have not delivered yet, or "" (the embedded control
+	// plane's cluster.ControlPlane.Unseen); nil: steps settle after a
+	// longer quiet pause instead.
+	Unseen func(ctx context.Context, seen func(resource string) (int64, bool)) (string, error)
 	// Reserving reads how many workloads hold quota in a ClusterQueue in
 	// Kueue's scheduler cache; nil: the settle cannot see Kueue's
 	// admissions in flight.
@@ -105,6 +110,7 @@ type Runner struct {
 	shares     *shareObserver
 	order      *QueueOrder
 	settle     *settler
+	seen       *seenMarks
 	evict      *evictor
 	queue      timeline
 	all        []record.Event
@@ -153,6 +159,11 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	if r.pacing == Relaxed {
 		r.settle.poll, r.settle.informerQuiet, r.settle.tryGrace = relaxedPoll, true, relaxedTryGrace
 	}
+	if t.Unseen != nil && r.pacing == Strict {
+		r.seen = newSeenMarks()
+		r.settle.unseen = func(ctx context.Context) (string, error) { return t.Unseen(ctx, r.seen.get) }
+		r.settle.poll, r.settle.rounds = seenPoll, seenRounds
+	}
 	r.settle.observe = r.obs.drain
 	r.settle.etcdRevision = t.Revision
 	r.settle.progress = func() int64 { return r.obs.decisions }
@@ -188,6 +199,15 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	if err := r.settle.watch(ctx); err != nil {
 		return res, err
 	}
+	arrivals, err := Plan(r.s, r.seed)
+	if err != nil {
+		return res, err
+	}
+	if r.seen != nil {
+		if err := r.seen.watch(ctx, r.t.Cache, resourceOf(r.t.Client), append(seenObjects(), r.streamObjects(arrivals)...)); err != nil {
+			return res, err
+		}
+	}
 	evictCtx, stopEvict := context.WithCancel(ctx)
 	defer stopEvict()
 	go r.evict.run(evictCtx)
@@ -204,10 +224,6 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		// steps settle without waiting for them.
 		r.settle.etcdRevision = r.t.DecisionRevision
 		r.settle.ignore = statusControllers
-	}
-	arrivals, err := Plan(r.s, r.seed)
-	if err != nil {
-		return res, err
 	}
 	position := 0
 	for i := range arrivals {

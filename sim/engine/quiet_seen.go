@@ -1,0 +1,145 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+)
+
+// seenMarks keeps, per resource, the highest resourceVersion the manager's
+// informers have delivered. Against the resource versions of etcd's last
+// writes (Target.Unseen) it tells whether every in-process controller has
+// been handed every write: until then a work queue that looks empty may
+// only not have heard of its next item yet. Informer handlers write it;
+// the settle reads it.
+type seenMarks struct {
+	mu   sync.Mutex
+	seen map[string]int64 // resource → highest resourceVersion delivered
+}
+
+func newSeenMarks() *seenMarks { return &seenMarks{seen: map[string]int64{}} }
+
+// get is Target.Unseen's seen: false for a resource nobody here informs on.
+func (m *seenMarks) get(resource string) (int64, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.seen[resource]
+	return v, ok
+}
+
+func (m *seenMarks) mark(resource string, obj any) {
+	if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+		obj = d.Obj
+	}
+	o, ok := obj.(client.Object)
+	if !ok {
+		return
+	}
+	rv, err := strconv.ParseInt(o.GetResourceVersion(), 10, 64)
+	if err != nil {
+		return
+	}
+	m.mu.Lock()
+	if rv > m.seen[resource] {
+		m.seen[resource] = rv
+	}
+	m.mu.Unlock()
+}
+
+// seenObjects are the objects whose writes the in-process controllers act
+// on whatever the scenario: Kueue's Workloads, pods, Jobs and the apps
+// objects of Notebooks and InferenceServices. The run adds the kinds its
+// streams submit (see watch).
+func seenObjects() []client.Object {
+	return []client.Object{&kueue.Workload{}, &corev1.Pod{}, &batchv1.Job{},
+		&appsv1.StatefulSet{}, &appsv1.ReplicaSet{}, &appsv1.Deployment{}}
+}
+
+// watch registers a handler on the informer of each object's kind, named
+// as etcd's keys name its resource (cluster.ResourceOfKey). A kind starts
+// out seen up to the last resourceVersion its informer has taken in (a
+// write deleted before the handler came is never delivered to it); a kind
+// whose informer does not tell that is not tracked.
+func (m *seenMarks) watch(ctx context.Context, c cache.Cache, resourceOf func(client.Object) (string, error), objs []client.Object) error {
+	done := map[string]bool{}
+	for _, obj := range objs {
+		res, err := resourceOf(obj)
+		if err != nil {
+			return err
+		}
+		if done[res] {
+			continue
+		}
+		done[res] = true
+		inf, err := c.GetInformer(ctx, obj)
+		if err != nil {
+			return fmt.Errorf("watching %s for settle checks: %w", res, err)
+		}
+		synced, ok := inf.(interface{ LastSyncResourceVersion() string })
+		if !ok {
+			continue
+		}
+		if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+			AddFunc:    func(obj any) { m.mark(res, obj) },
+			UpdateFunc: func(_, obj any) { m.mark(res, obj) },
+			DeleteFunc: func(obj any) { m.mark(res, obj) },
+		}); err != nil {
+			return fmt.Errorf("watching %s for settle checks: %w", res, err)
+		}
+		rv, _ := strconv.ParseInt(synced.LastSyncResourceVersion(), 10, 64)
+		m.mu.Lock()
+		m.seen[res] = max(m.seen[res], rv)
+		m.mu.Unlock()
+	}
+	return nil
+}
+
+// resourceOf names obj's resource as etcd's keys do: kube-apiserver stores
+// the built-in groups' resources under their plural alone ("pods", "jobs",
+// "statefulsets"), custom resources under their group and plural
+// ("workloads.kueue.x-k8s.io").
+func resourceOf(c client.Client) func(client.Object) (string, error) {
+	return func(obj client.Object) (string, error) {
+		gvk, err := c.GroupVersionKindFor(obj)
+		if err != nil {
+			return "", fmt.Errorf("naming the resource of %T: %w", obj, err)
+		}
+		mapping, err := c.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
+		if err != nil {
+			return "", fmt.Errorf("naming the resource of %s: %w", gvk.Kind, err)
+		}
+		if g := mapping.Resource.Group; strings.Contains(g, ".") {
+			return mapping.Resource.Resource + "." + g, nil
+		}
+		return mapping.Resource.Resource, nil
+	}
+}
+
+// streamObjects are one object of each kind the run submits (the first
+// arrival of each stream's).
+func (r *Runner) streamObjects(arrivals []Arrival) []client.Object {
+	var objs []client.Object
+	seen := map[*scenarios.Stream]bool{}
+	for _, a := range arrivals {
+		if seen[a.Stream] {
+			continue
+		}
+		seen[a.Stream] = true
+		if obj, err := WorkloadObject(a, r.priorities); err == nil {
+			objs = append(objs, obj)
+		}
+	}
+	return objs
+}
