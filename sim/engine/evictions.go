@@ -85,15 +85,22 @@ func (e *evictor) run(ctx context.Context) {
 			if len(keys) == 0 {
 				break
 			}
-			for _, k := range keys {
-				err := e.complete(ctx, k)
-				e.mu.Lock()
-				e.working--
-				if err != nil && ctx.Err() == nil {
-					e.err = err
+			// Each completion is a read and a status write of its own
+			// Workload: they go to kube-apiserver together.
+			calls := make([]call, len(keys))
+			for i, k := range keys {
+				calls[i].do = func(ctx context.Context) error {
+					err := e.complete(ctx, k)
+					e.mu.Lock()
+					e.working--
+					if err != nil && ctx.Err() == nil && e.err == nil {
+						e.err = err
+					}
+					e.mu.Unlock()
+					return nil
 				}
-				e.mu.Unlock()
 			}
+			parallel(ctx, workers, calls)
 		}
 	}
 }

@@ -34,8 +34,9 @@ const (
 // shared informer to hand an event it delivered to the settle to its other
 // handlers (Kueue's) as well.
 const (
-	seenPoll   = 2 * time.Millisecond
-	seenRounds = 2
+	seenPoll     = 2 * time.Millisecond
+	seenBusyPoll = 5 * time.Millisecond
+	seenRounds   = 2
 )
 
 // informersBehind starts the busy reason of a write the manager's
@@ -63,6 +64,7 @@ const relaxedPoll = 10 * time.Millisecond
 type settler struct {
 	poll     time.Duration
 	rounds   int           // quiet polls in a row that make the control plane quiet
+	busyPoll time.Duration // poll after a check of the controllers found one busy
 	timeout  time.Duration // give up after this long (settleTimeout)
 	cache    cache.Cache   // the manager's informer cache
 	direct   client.Reader // reads through to the API server
@@ -141,6 +143,9 @@ func reasonKind(busy string) string {
 			return f[0] + " " + strings.Join(f[2:], " ")
 		}
 	}
+	if strings.HasPrefix(busy, informersBehind) {
+		return busy // names a resource: few
+	}
 	if strings.HasPrefix(busy, "Kueue holds ") {
 		return "Kueue's quota reservations not yet in the API"
 	}
@@ -186,7 +191,7 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 		if s.observe != nil {
 			s.observe()
 		}
-		busy := etcdChanging
+		busy, costly := etcdChanging, false
 		if rev == lastRev {
 			busy = ""
 			if s.unseen != nil {
@@ -205,6 +210,7 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 				if busy, err = s.busy(ctx); err != nil {
 					return "", err
 				}
+				costly = busy != ""
 			}
 		}
 		switch {
@@ -246,7 +252,13 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 			}
 			return busy, nil
 		}
-		poll.Reset(s.poll)
+		if costly && s.busyPoll > s.poll {
+			// Waiting for a controller to work: poll Kueue's metrics less
+			// often (gathering them costs about a millisecond).
+			poll.Reset(s.busyPoll)
+		} else {
+			poll.Reset(s.poll)
+		}
 		select {
 		case <-ctx.Done():
 			return "", ctx.Err()

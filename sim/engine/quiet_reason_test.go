@@ -12,7 +12,7 @@ func TestReasonKind(t *testing.T) {
 		"job ns/j: kube-controller-manager has not created its pods":          "job kube-controller-manager has not created its pods",
 		"3 evicted raw Workloads still hold quota":                            "evicted raw Workloads still hold quota",
 		"Kueue holds 2 quota reservations in ClusterQueue a, the API shows 1": "Kueue's quota reservations not yet in the API",
-		"informers have not delivered every write: pods":                      "informers have not delivered every write",
+		"informers have not delivered every write: pods":                      "informers have not delivered every write: pods",
 		"completing evictions: completing the eviction of Workload a/b: x":    "completing evictions",
 	} {
 		if got := reasonKind(in); got != want {

@@ -162,7 +162,7 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	if t.Unseen != nil && r.pacing == Strict {
 		r.seen = newSeenMarks()
 		r.settle.unseen = func(ctx context.Context) (string, error) { return t.Unseen(ctx, r.seen.get) }
-		r.settle.poll, r.settle.rounds = seenPoll, seenRounds
+		r.settle.poll, r.settle.busyPoll, r.settle.rounds = seenPoll, seenBusyPoll, seenRounds
 	}
 	r.settle.observe = r.obs.drain
 	r.settle.etcdRevision = t.Revision
