@@ -46,6 +46,22 @@ func kindArrivals(kind scenarios.WorkloadKind) map[string]Arrival {
 	}
 }
 
+// TestKindsRegistered: every kind a scenario can name has a kind_*.go
+// file in the registry, and the registry holds no other.
+func TestKindsRegistered(t *testing.T) {
+	for _, kind := range scenarios.Kinds {
+		if _, err := lookupKind(kind); err != nil {
+			t.Errorf("scenarios kind %s: %v", kind, err)
+		}
+	}
+	if len(kinds) != len(scenarios.Kinds) {
+		t.Errorf("%d kinds registered, scenarios has %d: %v", len(kinds), len(scenarios.Kinds), scenarios.Kinds)
+	}
+	if _, err := lookupKind("MPIJob"); err == nil || err.Error() != `unknown kind "MPIJob"` {
+		t.Errorf("lookupKind(MPIJob): got error %v, want unknown kind", err)
+	}
+}
+
 // TestWorkloadObjectGolden: for each kind, WorkloadObject builds the object
 // in testdata/kinds (its Go type, then its YAML); -update rewrites them:
 // read the diff before committing it.
