@@ -33,6 +33,15 @@
 // events rather than etcd's revision and deletes finished workloads'
 // objects as the run goes (prune.go).
 //
+// Each workload kind a stream can submit lives in its own file,
+// kind_<kind>.go: the object an arrival submits and whatever the kind does
+// otherwise than the default — its pod count, how its run ends, when it
+// runs, who completes its evictions — as optional one-method interfaces
+// (kind.go) checked with type assertions, as in Kueue's jobframework.
+// Adding a kind (MPIJob, JobSet) is one new file and its line in kinds,
+// plus its WorkloadKind and validation in package scenarios (and, if its
+// pods end the default way, its case in fakes.PodsOf).
+//
 // Work per step is proportional to what changed: the observer hands the
 // engine the workloads whose state changed (a dirty set), and settle checks
 // read an informer-fed index of what kube-scheduler and

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
@@ -64,8 +63,8 @@ func (r *Runner) isRunning(st *wlState) bool {
 	if st.refused || st.finished || st.deleted {
 		return false
 	}
-	if st.arrival.Stream.Kind == scenarios.KindWorkload {
-		return st.admitted
+	if k, ok := kindOf(st.arrival.Stream.Kind).(kindWithRunning); ok {
+		return k.running(st)
 	}
 	if r.queued(&st.arrival) && !st.admitted {
 		return false

@@ -7,33 +7,38 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
-	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/fakes"
 	"github.com/kueue-sim/kueue-sim/sim/kubelet"
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
-// finish is the call that ends a workload's run: its pods succeed (or
-// fail), a long-running workload is deleted, a raw Workload is marked
-// Finished.
+// finish is the call that ends a workload's run: by its kind's end
+// (kindWithEnd: a long-running workload is deleted, a raw Workload is
+// marked Finished), by default its pods succeed (or fail).
 func (r *Runner) finish(st *wlState) call {
-	a := st.arrival
-	switch a.Stream.Kind {
-	case scenarios.KindWorkload:
-		return call{do: func(ctx context.Context) error { return r.finishWorkload(ctx, a) }}
-	case scenarios.KindNotebook, scenarios.KindInferenceService, scenarios.KindRayCluster:
-		c, _ := r.remove(st)
-		return c
+	if k, ok := kindOf(st.arrival.Stream.Kind).(kindWithEnd); ok {
+		return k.end(r, st)
 	}
+	a := st.arrival
 	return call{do: func(ctx context.Context) error { return r.finishPods(ctx, a) }}
 }
 
+// longRunning, embedded in a kind, ends its runs by deleting the object:
+// Notebooks, InferenceServices and RayClusters run until deleted.
+type longRunning struct{}
+
+var _ kindWithEnd = longRunning{}
+
+// end deletes the workload's object.
+func (longRunning) end(r *Runner, st *wlState) call {
+	c, _ := r.remove(st)
+	return c
+}
+
+// finishPods ends a's running pods, Succeeded or Failed as its stream says.
 func (r *Runner) finishPods(ctx context.Context, a Arrival) error {
 	key := a.Team.Namespace + "/" + a.Name
 	phase := corev1.PodSucceeded
@@ -61,31 +66,6 @@ func (r *Runner) finishPods(ctx context.Context, a Arrival) error {
 		if err != nil && !apierrors.IsNotFound(err) && !errors.Is(err, kubelet.ErrNotRunning) {
 			return fmt.Errorf("ending %s: %w", key, err)
 		}
-	}
-	return nil
-}
-
-func (r *Runner) finishWorkload(ctx context.Context, a Arrival) error {
-	key := client.ObjectKey{Namespace: a.Team.Namespace, Name: a.Name}
-	reason, msg := kueue.WorkloadFinishedReasonSucceeded, "kueue-sim: the simulated run ended"
-	if a.Stream.Fail {
-		reason = kueue.WorkloadFinishedReasonFailed
-	}
-	// Kueue writes the same status (e.g. its admission metadata): retry on
-	// conflict with the latest object.
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		var wl kueue.Workload
-		if err := r.t.Client.Get(ctx, key, &wl); err != nil {
-			return err
-		}
-		apimeta.SetStatusCondition(&wl.Status.Conditions, metav1.Condition{
-			Type: kueue.WorkloadFinished, Status: metav1.ConditionTrue, Reason: reason, Message: msg,
-			LastTransitionTime: metav1.NewTime(r.clock.Now()),
-		})
-		return r.t.Client.Status().Update(ctx, &wl)
-	})
-	if err != nil {
-		return fmt.Errorf("ending %s: %w", key, err)
 	}
 	return nil
 }

@@ -206,7 +206,7 @@ func (o *observer) onWorkload(old, wl *kueue.Workload) {
 	if c, ok := became(kueue.WorkloadEvicted); ok && c.Reason != kueue.WorkloadEvictedByPreemption {
 		o.emit(st, record.Event{Type: record.TypeEvicted, Reason: c.Reason, Message: c.Message})
 	}
-	if o.evicted != nil && st.arrival.Stream.Kind == scenarios.KindWorkload && needsEvictionDone(wl) {
+	if k, ok := kindOf(st.arrival.Stream.Kind).(kindWithEviction); ok && o.evicted != nil && k.evictionPending(wl) {
 		o.evicted(client.ObjectKeyFromObject(wl))
 	}
 	if c, ok := became(kueue.WorkloadFinished); ok {

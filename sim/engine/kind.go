@@ -1,0 +1,77 @@
+package engine
+
+import (
+	"fmt"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/kueue-sim/kueue-sim/scenarios"
+)
+
+// workloadKind is what the engine must know of every kind of workload a
+// stream submits: the object an arrival submits. Behaviour only some kinds
+// have is in the optional interfaces below, checked with type assertions,
+// as in Kueue's jobframework; a kind without one gets the default.
+type workloadKind interface {
+	// object builds the object an arrival of the kind submits, from the
+	// metadata and pod template every kind shares.
+	object(o objectSpec) (client.Object, error)
+}
+
+// kindWithPodCount is a kind whose running workload has pods besides one
+// per replica (a RayJob's submitter). Default: one pod per replica.
+type kindWithPodCount interface {
+	// podCount is the number of pods a running workload of st has.
+	podCount(st *scenarios.Stream) int
+}
+
+// kindWithEnd is a kind whose run ends otherwise than by its running pods
+// succeeding (or failing). Default: finishPods.
+type kindWithEnd interface {
+	// end is the call that ends st's run.
+	end(r *Runner, st *wlState) call
+}
+
+// kindWithRunning is a kind that runs by another rule than "all its pods
+// run, once admitted if Kueue manages it" (endstep.go). It is asked only
+// about workloads that are neither refused, finished nor deleted.
+type kindWithRunning interface {
+	// running tells whether st runs.
+	running(st *wlState) bool
+}
+
+// kindWithEviction is a kind without a job integration in Kueue to release
+// an evicted Workload's quota: the engine completes the eviction instead
+// (evictions.go).
+type kindWithEviction interface {
+	// evictionPending tells whether Kueue evicted wl and the engine must
+	// still complete the eviction.
+	evictionPending(wl *kueue.Workload) bool
+}
+
+// kinds holds every kind a stream can submit, one kind_*.go file each.
+var kinds = map[scenarios.WorkloadKind]workloadKind{
+	scenarios.KindJob:              jobKind{},
+	scenarios.KindPyTorchJob:       pyTorchJobKind{},
+	scenarios.KindRayJob:           rayJobKind{},
+	scenarios.KindRayCluster:       rayClusterKind{},
+	scenarios.KindNotebook:         notebookKind{},
+	scenarios.KindInferenceService: inferenceServiceKind{},
+	scenarios.KindWorkload:         rawWorkloadKind{},
+}
+
+// lookupKind is the registered kind k, or an error naming it.
+func lookupKind(k scenarios.WorkloadKind) (workloadKind, error) {
+	if wk, ok := kinds[k]; ok {
+		return wk, nil
+	}
+	return nil, fmt.Errorf("unknown kind %q", k)
+}
+
+// kindOf is kind k for its optional behaviours: nil for an unknown kind,
+// which then gets every default. WorkloadObject has refused an arrival of
+// an unknown kind before anything else asks.
+func kindOf(k scenarios.WorkloadKind) workloadKind {
+	return kinds[k]
+}

@@ -1,0 +1,29 @@
+package engine
+
+import (
+	kftraining "github.com/kubeflow/training-operator/pkg/apis/kubeflow.org/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// pyTorchJobKind is a Kubeflow PyTorchJob: one master and the other
+// replicas workers. Its run ends the default way, by its pods succeeding
+// (the master last).
+type pyTorchJobKind struct{}
+
+var _ workloadKind = pyTorchJobKind{}
+
+func (pyTorchJobKind) object(o objectSpec) (client.Object, error) {
+	specs := map[kftraining.ReplicaType]*kftraining.ReplicaSpec{
+		kftraining.PyTorchJobReplicaTypeMaster: {Replicas: ptr.To[int32](1), Template: o.template(kftraining.PyTorchJobDefaultContainerName), RestartPolicy: kftraining.RestartPolicyNever},
+	}
+	if o.replicas > 1 {
+		specs[kftraining.PyTorchJobReplicaTypeWorker] = &kftraining.ReplicaSpec{
+			Replicas: ptr.To(o.replicas - 1), Template: o.template(kftraining.PyTorchJobDefaultContainerName), RestartPolicy: kftraining.RestartPolicyNever,
+		}
+	}
+	return &kftraining.PyTorchJob{ObjectMeta: o.meta, Spec: kftraining.PyTorchJobSpec{
+		RunPolicy:           kftraining.RunPolicy{Suspend: ptr.To(true)},
+		PyTorchReplicaSpecs: specs,
+	}}, nil
+}
