@@ -26,8 +26,6 @@ const (
 	envPacing    = "KUEUESIM_BENCH_PACING"    // strict (default, as sim run) or relaxed
 	envEvents    = "KUEUESIM_BENCH_EVENTS"    // write the event log here
 	envCPU       = "KUEUESIM_BENCH_CPUPROFILE"
-	// envNoWatchCache: see Options.NoWorkloadWatchCache (inherited by the child).
-	envNoWatchCache = "KUEUESIM_BENCH_NO_WATCH_CACHE"
 )
 
 // Spec is one measured run.
@@ -117,7 +115,7 @@ func child(path string) error {
 		}
 		Scale(s, float64(n)/float64(total))
 	}
-	o := Options{Pacing: engine.Strict, NoWorkloadWatchCache: os.Getenv(envNoWatchCache) == "1"}
+	o := Options{Pacing: engine.Strict}
 	if os.Getenv(envPacing) == string(engine.Relaxed) {
 		o.Pacing = engine.Relaxed
 	}

@@ -35,8 +35,6 @@ func TestReplayCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The benchmarks' memory option (KUEUESIM_BENCH_NO_WATCH_CACHE=1) too.
-	copts = append(copts, cluster.WithoutWatchCache(WorkloadsResource))
 	cp, err := cluster.Start(ctx, append(copts, cluster.WithRunRoot(procs.DefaultRunRoot()))...)
 	if err != nil {
 		t.Fatal(err)

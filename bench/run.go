@@ -66,16 +66,7 @@ type Options struct {
 	Pacing engine.Pacing
 	// EventLog receives the run's events (nil: none).
 	EventLog io.Writer
-	// NoWorkloadWatchCache runs kube-apiserver without a watch cache for
-	// Workloads (KUEUESIM_BENCH_NO_WATCH_CACHE=1): 38% less memory at 5k,
-	// same speed, but not the default: with it, a strict-pacing scenario
-	// lost a preemption under load (see bench/README.md).
-	NoWorkloadWatchCache bool
 }
-
-// WorkloadsResource is Kueue's Workload resource, as kube-apiserver's
-// --watch-cache-sizes names it.
-const WorkloadsResource = "workloads.kueue.x-k8s.io"
 
 // Run replays s on a fresh embedded control plane and measures it.
 func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error) {
@@ -87,9 +78,6 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 	copts, err := engine.ClusterOptions(s, clock)
 	if err != nil {
 		return fig, err
-	}
-	if o.NoWorkloadWatchCache {
-		copts = append(copts, cluster.WithoutWatchCache(WorkloadsResource))
 	}
 	rssAll := sampleRSS(time.Second) // Spawn's parent samples more often, from outside
 	cp, err := cluster.Start(ctx, append(copts, cluster.WithRunRoot(procs.DefaultRunRoot()))...)

@@ -107,6 +107,10 @@ func WithOnlyKueueStorageVersion() Option { return func(o *options) { o.kueueSto
 // keeps them for kubectl describe.
 func WithoutAPIEvents() Option { return func(o *options) { o.noAPIEvents = true } }
 
+// WorkloadsResource is Kueue's Workload resource, as kube-apiserver's
+// --watch-cache-sizes names it.
+const WorkloadsResource = "workloads.kueue.x-k8s.io"
+
 // WithoutWatchCache turns kube-apiserver's watch cache off for these
 // resources ("workloads.kueue.x-k8s.io"): their lists and watches are
 // served from etcd. The watch cache keeps at least 75 s of every write's

@@ -64,6 +64,11 @@ func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Optio
 		// both only load kube-apiserver (see the options).
 		cluster.WithoutAPIEvents(),
 		cluster.WithOnlyKueueStorageVersion(),
+		// Only the manager watches Workloads: kube-apiserver's watch cache
+		// of them is history nobody reads (most of its heap in a large
+		// run). Steps know when a watch event has reached the informers
+		// (Target.Unseen), whichever way kube-apiserver serves it.
+		cluster.WithoutWatchCache(cluster.WorkloadsResource),
 	}
 	return append(opts, platform.Options(platform.Settings{
 		OperatorInstalled: *s.Cluster.OpenShiftAI.OperatorInstalled, Clock: clock,

@@ -6,8 +6,10 @@
 // through the real admission path (webhooks, Kueue, kube-scheduler), then
 // waits until the control plane is quiet — every in-process work queue
 // empty, Kueue with nothing left to try, kube-controller-manager and
-// kube-scheduler done with what they were given, no write to etcd for a
-// moment — so that results do not depend on machine speed. Everything Kueue
+// kube-scheduler done with what they were given, every write etcd has
+// taken delivered to the manager's informers (quiet_seen.go, against the
+// embedded control plane's watch of etcd), no new write for a moment — so
+// that results do not depend on machine speed. Everything Kueue
 // decides is observed from the API (Workload conditions, pods' nodes), never
 // recomputed; observations are stamped with the simulated time.
 //
