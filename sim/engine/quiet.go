@@ -35,7 +35,7 @@ const (
 // handlers (Kueue's) as well.
 const (
 	seenPoll     = 2 * time.Millisecond
-	seenBusyPoll = 5 * time.Millisecond
+	seenBusyPoll = settlePoll
 	seenRounds   = 2
 )
 
@@ -64,7 +64,7 @@ const relaxedPoll = 10 * time.Millisecond
 type settler struct {
 	poll     time.Duration
 	rounds   int           // quiet polls in a row that make the control plane quiet
-	busyPoll time.Duration // poll after a check of the controllers found one busy
+	busyPoll time.Duration // longest poll while the control plane stays busy
 	timeout  time.Duration // give up after this long (settleTimeout)
 	cache    cache.Cache   // the manager's informer cache
 	direct   client.Reader // reads through to the API server
@@ -181,7 +181,8 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 	lastRev, rounds := "", 0
 	var trying time.Time // since when Kueue has had workloads to try and made no decision
 	var decided int64
-	poll := time.NewTimer(s.poll)
+	interval := s.poll
+	poll := time.NewTimer(interval)
 	defer poll.Stop()
 	for {
 		rev, err := s.changeMark(ctx)
@@ -191,7 +192,7 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 		if s.observe != nil {
 			s.observe()
 		}
-		busy, costly := etcdChanging, false
+		busy := etcdChanging
 		if rev == lastRev {
 			busy = ""
 			if s.unseen != nil {
@@ -210,7 +211,6 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 				if busy, err = s.busy(ctx); err != nil {
 					return "", err
 				}
-				costly = busy != ""
 			}
 		}
 		switch {
@@ -252,13 +252,15 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 			}
 			return busy, nil
 		}
-		if costly && s.busyPoll > s.poll {
-			// Waiting for a controller to work: poll Kueue's metrics less
-			// often (gathering them costs about a millisecond).
-			poll.Reset(s.busyPoll)
+		// While the control plane stays busy, polls back off to busyPoll:
+		// on a long step they would only take CPU from the control plane
+		// (each reads etcd's revision and may gather Kueue's metrics).
+		if busy == "" {
+			interval = s.poll
 		} else {
-			poll.Reset(s.poll)
+			interval = min(interval*3/2, max(s.busyPoll, s.poll))
 		}
+		poll.Reset(interval)
 		select {
 		case <-ctx.Done():
 			return "", ctx.Err()
