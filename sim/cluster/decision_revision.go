@@ -41,7 +41,9 @@ func (cp *ControlPlane) DecisionRevision(ctx context.Context) (int64, error) {
 // yet, or returns "" when every resource seen reports is caught up. seen
 // returns the highest resourceVersion an informer delivered for a
 // resource, and false for resources nobody informs on (they are not
-// checked). It first reads etcd's current revision and waits for nothing:
+// checked). The first call (or DecisionRevision's) starts the watch:
+// writes before it are not followed. It reads etcd's current revision and
+// waits for nothing:
 // while the watch of etcd's keys has not reached it, the writes it has not
 // delivered are unknown, and Unseen names etcd's watch itself.
 //

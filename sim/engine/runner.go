@@ -207,6 +207,11 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		if err := r.seen.watch(ctx, r.t.Cache, resourceOf(r.t.Client), append(seenObjects(), r.streamObjects(arrivals)...)); err != nil {
 			return res, err
 		}
+		// The first call starts the control plane's watch of etcd: from
+		// here on, every write the run causes is followed.
+		if _, err := r.settle.unseen(ctx); err != nil {
+			return res, err
+		}
 	}
 	evictCtx, stopEvict := context.WithCancel(ctx)
 	defer stopEvict()
