@@ -43,9 +43,9 @@ func (cp *ControlPlane) DecisionRevision(ctx context.Context) (int64, error) {
 // resource, and false for resources nobody informs on (they are not
 // checked). The first call (or DecisionRevision's) starts the watch:
 // writes before it are not followed. It reads etcd's current revision and
-// waits for nothing:
-// while the watch of etcd's keys has not reached it, the writes it has not
-// delivered are unknown, and Unseen names etcd's watch itself.
+// waits for nothing: while the watch of etcd's keys has not reached that
+// revision, the writes it has not delivered are unknown, and Unseen names
+// etcd's watch itself.
 //
 // With it a settle knows, rather than guesses after a quiet pause, that
 // every in-process controller has been handed every write so far.
