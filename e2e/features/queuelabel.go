@@ -6,9 +6,11 @@ import (
 	"testing"
 
 	kftraining "github.com/kubeflow/training-operator/pkg/apis/kubeflow.org/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
 	"sigs.k8s.io/e2e-framework/pkg/features"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/kueue-sim/kueue-sim/webhook"
 )
@@ -50,7 +52,22 @@ func QueueLabel(c Cluster) features.Feature {
 		Assess("with a LocalQueue named default, Kueue labels the PyTorchJob before the rule reads it", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			k, ns := Client(t, cfg), get[string](ctx, t, "managed")
 			_, cq := platformQueues(ctx, t, k)
-			create(ctx, t, k, localQueue(ns, "default", cq))
+			lq := localQueue(ns, "default", cq)
+			create(ctx, t, k, lq)
+			// Kueue's webhook asks its queue manager, which learns of the
+			// LocalQueue from an informer, not the API: wait until Kueue's
+			// reconciler has written the queue's Active condition, which it
+			// does only after the queue manager holds the queue.
+			eventually(ctx, t, "Kueue to hold LocalQueue "+ns+"/default", func(ctx context.Context) error {
+				var got kueue.LocalQueue
+				if err := k.Get(ctx, client.ObjectKeyFromObject(lq), &got); err != nil {
+					return err
+				}
+				if apimeta.FindStatusCondition(got.Status.Conditions, kueue.LocalQueueActive) == nil {
+					return errorf("no %s condition yet", kueue.LocalQueueActive)
+				}
+				return nil
+			})
 			job := pyTorchJob(c, ns, "kueue-defaulted", "").Obj()
 			create(ctx, t, k, job)
 			var got kftraining.PyTorchJob
