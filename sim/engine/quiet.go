@@ -46,14 +46,18 @@ const informersBehind = "informers have not delivered every write"
 // kueueTrying starts the busy reason of Kueue's pending-active gauge.
 // Kueue may keep workloads active while it cannot make progress (it
 // requeues a preemptor at once while its targets are still being evicted,
-// and a workload that lost its nomination to another); when that reason
-// alone holds for tryGrace with no change in the cluster, the control plane
-// is quiet.
+// a workload that lost its nomination to another, and one whose pending
+// message it rewrites at every try: see kueueChurn). When only that churn
+// holds for tryGrace, with no decision and at least tryAttempts of Kueue's
+// scheduling cycles ending inadmissible in the meantime (Kueue's own
+// kueue_admission_attempts_total, so a slow machine that gave Kueue no
+// cycle does not pass for a stuck one), the control plane is quiet.
 const (
 	kueueTrying     = "Kueue has"
 	etcdChanging    = "etcd keeps changing"
-	strictTryGrace  = 5 * time.Second
+	strictTryGrace  = time.Second
 	relaxedTryGrace = time.Second
+	tryAttempts     = 3
 )
 
 // relaxedPoll is the settle poll of relaxed pacing: the control plane is
@@ -76,6 +80,9 @@ type settler struct {
 	// kueueTrying.
 	tryGrace time.Duration
 	progress func() int64
+	// attempts counts Kueue's scheduling cycles that admitted nothing
+	// (see kueueTrying); nil means tryGrace alone decides.
+	attempts func() (float64, error)
 	// observe runs at every poll, on the caller's goroutine: the engine
 	// drains its observations there.
 	observe func()
@@ -112,6 +119,29 @@ func settleGatherer() prometheus.Gatherer {
 	pending := prometheus.NewRegistry()
 	pending.MustRegister(kueuemetrics.PendingWorkloads)
 	return prometheus.Gatherers{ctrlmetrics.Registry, pending}
+}
+
+// kueueInadmissibleCycles reads Kueue's kueue_admission_attempts_total
+// {result="inadmissible"}: the scheduling cycles that admitted nothing.
+// The counter is process-wide; the settler only uses differences.
+func kueueInadmissibleCycles() (float64, error) {
+	reg := prometheus.NewRegistry()
+	if err := reg.Register(kueuemetrics.AdmissionAttemptsTotal); err != nil {
+		return 0, fmt.Errorf("reading Kueue's admission attempts: %w", err)
+	}
+	mfs, err := reg.Gather()
+	if err != nil {
+		return 0, fmt.Errorf("reading Kueue's admission attempts: %w", err)
+	}
+	var n float64
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			if label(m, "result") == string(kueuemetrics.AdmissionResultInadmissible) {
+				n += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return n, nil
 }
 
 // reasonKind is a busy reason without the object it names: "pod waits for
@@ -166,7 +196,7 @@ func reasonKind(busy string) string {
 var statusControllers = map[string]bool{"clusterqueue_controller": true, "localqueue_controller": true, "cohort_controller": true}
 
 func newSettler(c cache.Cache, direct client.Reader) *settler {
-	return &settler{poll: settlePoll, rounds: settleRounds, timeout: settleTimeout, tryGrace: strictTryGrace, cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}
+	return &settler{poll: settlePoll, rounds: settleRounds, timeout: settleTimeout, tryGrace: strictTryGrace, attempts: kueueInadmissibleCycles, cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}
 }
 
 // watch starts the busy index; wait needs it.
@@ -181,6 +211,7 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 	lastRev, rounds := "", 0
 	var trying time.Time // since when Kueue has had workloads to try and made no decision
 	var decided int64
+	var tried float64 // Kueue's inadmissible cycles when trying began
 	interval := s.poll
 	poll := time.NewTimer(interval)
 	defer poll.Stop()
@@ -214,16 +245,23 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 			}
 		}
 		switch {
-		case !strings.HasPrefix(busy, kueueTrying) && busy != etcdChanging:
+		case !kueueChurn(busy):
 			trying = time.Time{}
 		case s.progress == nil:
 		case trying.IsZero() || s.progress() != decided:
 			if strings.HasPrefix(busy, kueueTrying) {
 				trying, decided = time.Now(), s.progress()
+				if tried, err = s.inadmissibleCycles(); err != nil {
+					return "", err
+				}
 			} else {
 				trying = time.Time{}
 			}
-		case time.Since(trying) >= s.tryGrace:
+		case time.Since(trying) < s.tryGrace:
+		case !s.retried(tried):
+			// Kueue has not run tryAttempts cycles yet: on a loaded machine
+			// time alone is no proof that it is stuck.
+		default:
 			// Kueue keeps popping and requeuing workloads it cannot admit
 			// (a preemptor whose targets are still being evicted, a
 			// workload that lost its nomination to another), and may flip
@@ -267,6 +305,35 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 		case <-poll.C:
 		}
 	}
+}
+
+// inadmissibleCycles reads how many of Kueue's scheduling cycles admitted
+// nothing so far (0 when the settler cannot tell).
+func (s *settler) inadmissibleCycles() (float64, error) {
+	if s.attempts == nil {
+		return 0, nil
+	}
+	return s.attempts()
+}
+
+// retried tells whether Kueue has run tryAttempts more inadmissible cycles
+// than the since it counted when it began trying.
+func (s *settler) retried(since float64) bool {
+	if s.attempts == nil {
+		return true
+	}
+	n, err := s.attempts()
+	return err == nil && n-since >= tryAttempts
+}
+
+// kueueChurn tells whether busy may be Kueue retrying workloads it cannot
+// admit: its pending gauge itself, or the writes a retry makes (etcd's
+// revision moving, the informers a moment behind it). Kueue rewrites a
+// pending workload's QuotaReserved message at each try, and a message that
+// alternates (one pod set short, then another) makes every try a write that
+// requeues the workload at once; none of that resets tryGrace.
+func kueueChurn(busy string) bool {
+	return strings.HasPrefix(busy, kueueTrying) || busy == etcdChanging || strings.HasPrefix(busy, informersBehind)
 }
 
 // changeMark moves whenever something changes: etcd's revision (strict),

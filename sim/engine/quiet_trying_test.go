@@ -22,8 +22,36 @@ func TestSettleMovesOnWhenKueueRetriesWithoutProgress(t *testing.T) {
 	for name, tc := range map[string]struct {
 		pending  float64
 		progress func() func() int64
+		// unseen, when set, stands for the informers lagging behind
+		// Kueue's own writes now and then.
+		unseen   func() func(context.Context) (string, error)
+		// attempts, when set, counts Kueue's inadmissible cycles.
+		attempts func() func() (float64, error)
 		wantBusy bool
 	}{
+		"Kueue keeps workloads active but runs no cycle (a starved machine): still busy": {
+			pending: 1, wantBusy: true, progress: func() func() int64 { return func() int64 { return 7 } },
+			attempts: func() func() (float64, error) { return func() (float64, error) { return 40, nil } },
+		},
+		"Kueue keeps retrying a workload it cannot admit: quiet": {
+			pending: 1, progress: func() func() int64 { return func() int64 { return 7 } },
+			attempts: func() func() (float64, error) {
+				var n float64
+				return func() (float64, error) { n++; return n, nil }
+			},
+		},
+		"Kueue flips a pending workload's message and the informers lag behind it now and then: quiet": {
+			pending: 1, progress: func() func() int64 { return func() int64 { return 7 } },
+			unseen: func() func(context.Context) (string, error) {
+				var n int
+				return func(context.Context) (string, error) {
+					if n++; n%3 == 0 {
+						return "workloads.kueue.x-k8s.io", nil
+					}
+					return "", nil
+				}
+			},
+		},
 		"Kueue keeps workloads active and decides nothing: quiet": {
 			pending: 3, progress: func() func() int64 { return func() int64 { return 7 } },
 		},
@@ -39,6 +67,12 @@ func TestSettleMovesOnWhenKueueRetriesWithoutProgress(t *testing.T) {
 			s := &settler{poll: time.Millisecond, rounds: settleRounds, timeout: 500 * time.Millisecond, tryGrace: 20 * time.Millisecond,
 				gatherer: kueuePending(tc.pending), index: newBusyIndex(), informerQuiet: true,
 				progress: tc.progress(), waits: map[string]int{}}
+			if tc.attempts != nil {
+				s.attempts = tc.attempts()
+			}
+			if tc.unseen != nil {
+				s.unseen = tc.unseen()
+			}
 			busy, err := s.wait(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)
