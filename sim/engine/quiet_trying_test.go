@@ -24,7 +24,7 @@ func TestSettleMovesOnWhenKueueRetriesWithoutProgress(t *testing.T) {
 		progress func() func() int64
 		// unseen, when set, stands for the informers lagging behind
 		// Kueue's own writes now and then.
-		unseen   func() func(context.Context) (string, error)
+		unseen func() func(context.Context) (string, error)
 		// attempts, when set, counts Kueue's inadmissible cycles.
 		attempts func() func() (float64, error)
 		wantBusy bool
