@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -128,6 +129,8 @@ func child(path string) error {
 		o.EventLog = f
 	}
 	if p := os.Getenv(envCPU); p != "" {
+		// kube-apiserver's profile goes beside the child's.
+		o.APIServerProfile = strings.TrimSuffix(p, ".cpu.pprof") + ".kube-apiserver.cpu.pprof"
 		f, err := os.Create(p)
 		if err != nil {
 			return fmt.Errorf("opening the CPU profile: %w", err)

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"time"
 
 	"k8s.io/client-go/kubernetes"
-	"time"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
@@ -66,6 +67,10 @@ type Options struct {
 	Pacing engine.Pacing
 	// EventLog receives the run's events (nil: none).
 	EventLog io.Writer
+	// APIServerProfile, when set, receives kube-apiserver's CPU profile of
+	// the replay's first APIServerProfileFor (30 s when zero).
+	APIServerProfile    string
+	APIServerProfileFor time.Duration
 }
 
 // Run replays s on a fresh embedded control plane and measures it.
@@ -97,7 +102,11 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 	if o.EventLog != nil {
 		opts = append(opts, engine.WithEventLog(o.EventLog))
 	}
+	profiled := profileAPIServer(ctx, cp, o)
 	res, runErr := engine.New(s, engine.EmbeddedTarget(cp), clock, opts...).Run(ctx)
+	if err := profiled(); err != nil && runErr == nil {
+		return fig, err
+	}
 	fig.PeakRSS = rssAll.Stop()
 	if runErr != nil {
 		return fig, fmt.Errorf("running %s: %w", s.Name, runErr)
@@ -126,4 +135,33 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 		fig.Simulated = res.Run.End
 	}
 	return fig, nil
+}
+
+// profileAPIServer starts reading kube-apiserver's CPU profile (its
+// /debug/pprof/profile) into o.APIServerProfile, when set; the function it
+// returns waits for the profile and says whether it was written.
+func profileAPIServer(ctx context.Context, cp *cluster.ControlPlane, o Options) func() error {
+	if o.APIServerProfile == "" {
+		return func() error { return nil }
+	}
+	d := o.APIServerProfileFor
+	if d <= 0 {
+		d = 30 * time.Second
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- func() error {
+			cs, err := kubernetes.NewForConfig(cp.Config)
+			if err != nil {
+				return fmt.Errorf("profiling kube-apiserver: %w", err)
+			}
+			raw, err := cs.Discovery().RESTClient().Get().AbsPath("/debug/pprof/profile").
+				Param("seconds", strconv.Itoa(int(d.Seconds()))).DoRaw(ctx)
+			if err != nil {
+				return fmt.Errorf("profiling kube-apiserver: %w", err)
+			}
+			return os.WriteFile(o.APIServerProfile, raw, 0o644)
+		}()
+	}()
+	return func() error { return <-done }
 }
