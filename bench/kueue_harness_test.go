@@ -69,6 +69,7 @@ func BenchmarkKueueHarness(b *testing.B) {
 				done := make(chan error, 1)
 				go func() { done <- cmd.Wait() }()
 				var peak int64
+				cpu := newCPUTracker()
 				tick := time.NewTicker(250 * time.Millisecond)
 			wait:
 				for {
@@ -82,11 +83,15 @@ func BenchmarkKueueHarness(b *testing.B) {
 						break wait
 					case <-tick.C:
 						peak = max(peak, TreeRSS(cmd.Process.Pid))
+						cpu.sample(cmd.Process.Pid)
 					}
 				}
 				tick.Stop()
 				wall := time.Since(began)
-				b.Logf("Kueue's harness: %d workloads in %.1fs wall (%.1f wl/s), peak RSS %.0f MiB", n, wall.Seconds(), float64(n)/wall.Seconds(), float64(peak)/(1<<20))
+				// CPU covers the whole run, the harness's control-plane
+				// start included (it starts its own), as last seen 250 ms
+				// apart.
+				b.Logf("Kueue's harness: %d workloads in %.1fs wall (%.1f wl/s), peak RSS %.0f MiB, CPU (%s)", n, wall.Seconds(), float64(n)/wall.Seconds(), float64(peak)/(1<<20), formatCPU(cpu.byName()))
 				b.ReportMetric(wall.Seconds(), "wall-s")
 				b.ReportMetric(float64(n)/wall.Seconds(), "workloads/s")
 				b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")

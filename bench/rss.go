@@ -11,10 +11,12 @@ import (
 )
 
 // rssSampler follows the resident memory of this process and all its
-// descendants, keeping the peak of their sum.
+// descendants, keeping the peak of their sum, and their CPU time.
 type rssSampler struct {
 	mu   sync.Mutex
 	peak int64
+	// cpu follows the same processes' CPU time.
+	cpu  *cpuTracker
 	stop context.CancelFunc
 	done chan struct{}
 }
@@ -22,7 +24,7 @@ type rssSampler struct {
 // sampleRSS starts sampling every interval until Stop.
 func sampleRSS(interval time.Duration) *rssSampler {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &rssSampler{stop: cancel, done: make(chan struct{})}
+	s := &rssSampler{cpu: newCPUTracker(), stop: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		t := time.NewTicker(interval)
@@ -50,6 +52,7 @@ func (s *rssSampler) Stop() int64 {
 }
 
 func (s *rssSampler) sample() {
+	s.cpu.sample(os.Getpid())
 	total := TreeRSS(os.Getpid())
 	s.mu.Lock()
 	if total > s.peak {

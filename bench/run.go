@@ -37,6 +37,9 @@ type Figures struct {
 	// decisions.jsonl: runs of one scenario, size and seed give the same.
 	Pacing    engine.Pacing
 	Decisions string
+	// CPU is the CPU seconds each process of the tree used during the
+	// replay, by name ("sim" is kueue-sim with Kueue in it).
+	CPU map[string]float64 `json:",omitempty"`
 	// Writes are kube-apiserver's write requests during the replay, also
 	// per resource.
 	Writes           int64
@@ -57,9 +60,9 @@ func (f Figures) String() string {
 	if len(hash) > 12 {
 		hash = hash[:12]
 	}
-	return fmt.Sprintf("%-28s %s pacing %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s, decisions %s; busy polls %v",
+	return fmt.Sprintf("%-28s %s pacing %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB  CPU (%s)  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s, decisions %s; busy polls %v",
 		f.Scenario, f.Pacing, f.Workloads, f.Wall.Seconds(), 100*f.Settling.Seconds()/max(f.Wall.Seconds(), 1e-9), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
-		f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, hash, f.SettleWaits)
+		formatCPU(f.CPU), f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, hash, f.SettleWaits)
 }
 
 // Options of a measured run.
@@ -102,12 +105,14 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 	if o.EventLog != nil {
 		opts = append(opts, engine.WithEventLog(o.EventLog))
 	}
+	rssAll.cpu.mark(os.Getpid())
 	profiled := profileAPIServer(ctx, cp, o)
 	res, runErr := engine.New(s, engine.EmbeddedTarget(cp), clock, opts...).Run(ctx)
 	if err := profiled(); err != nil && runErr == nil {
 		return fig, err
 	}
 	fig.PeakRSS = rssAll.Stop()
+	fig.CPU = rssAll.cpu.byName()
 	if runErr != nil {
 		return fig, fmt.Errorf("running %s: %w", s.Name, runErr)
 	}
