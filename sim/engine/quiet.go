@@ -83,6 +83,8 @@ type settler struct {
 	// attempts counts Kueue's scheduling cycles that admitted nothing
 	// (see kueueTrying); nil means tryGrace alone decides.
 	attempts func() (float64, error)
+	// retriedNotes: see takeRetriedNotes.
+	retriedNotes []string
 	// observe runs at every poll, on the caller's goroutine: the engine
 	// drains its observations there.
 	observe func()
@@ -212,6 +214,8 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 	var trying time.Time // since when Kueue has had workloads to try and made no decision
 	var decided int64
 	var tried float64 // Kueue's inadmissible cycles when trying began
+	var tryReason, tryRev string
+	noted := false
 	interval := s.poll
 	poll := time.NewTimer(interval)
 	defer poll.Stop()
@@ -250,7 +254,7 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 		case s.progress == nil:
 		case trying.IsZero() || s.progress() != decided:
 			if strings.HasPrefix(busy, kueueTrying) {
-				trying, decided = time.Now(), s.progress()
+				trying, decided, tryReason, tryRev = time.Now(), s.progress(), busy, rev
 				if tried, err = s.inadmissibleCycles(); err != nil {
 					return "", err
 				}
@@ -268,6 +272,10 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 			// their Pending messages, until something changes: nothing will
 			// before simulated time moves on.
 			s.waits["Kueue retried without progress, moved on"]++
+			if !noted {
+				noted = true
+				s.retriedNotes = append(s.retriedNotes, retriedNote(tryReason, !s.informerQuiet && rev != tryRev))
+			}
 			busy = ""
 		}
 		if busy == "" {
@@ -324,6 +332,26 @@ func (s *settler) retried(since float64) bool {
 	}
 	n, err := s.attempts()
 	return err == nil && n-since >= tryAttempts
+}
+
+// retriedNote says what the settle saw when it moved on while Kueue kept
+// retrying: reason is Kueue's pending gauge ("Kueue has 1 workloads to try
+// in ClusterQueue training"), wrote whether etcd took writes meanwhile. It
+// holds nothing that varies with machine speed: it goes into the event log.
+func retriedNote(reason string, wrote bool) string {
+	msg := reason + ", and its scheduling cycles admitted, preempted and evicted nothing"
+	if wrote {
+		msg += " while writing to the API (one cause: a pending workload whose message changes at every try, whose status Kueue then rewrites for as long as it stays pending, in a real cluster too)"
+	}
+	return msg + "; the step moved on, as nothing changes before simulated time does"
+}
+
+// takeRetriedNotes hands over the notes of waits that moved on while Kueue
+// kept retrying (see retriedNote), once each.
+func (s *settler) takeRetriedNotes() []string {
+	out := s.retriedNotes
+	s.retriedNotes = nil
+	return out
 }
 
 // kueueChurn tells whether busy may be Kueue retrying workloads it cannot

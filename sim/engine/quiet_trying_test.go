@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,6 +81,15 @@ func TestSettleMovesOnWhenKueueRetriesWithoutProgress(t *testing.T) {
 			}
 			if got := busy != ""; got != tc.wantBusy {
 				t.Errorf("wait() = %q, want busy %v (polls by reason: %v)", busy, tc.wantBusy, s.waits)
+			}
+			// Moving on while Kueue retried leaves one note for the event
+			// log, naming Kueue's pending gauge.
+			notes := s.takeRetriedNotes()
+			if want := !tc.wantBusy && tc.pending > 0; (len(notes) == 1) != want || len(notes) > 1 {
+				t.Errorf("notes = %q, want one: %v", notes, want)
+			}
+			if gauge := fmt.Sprintf("Kueue has %g workloads to try in ClusterQueue cq, ", tc.pending); len(notes) == 1 && !strings.HasPrefix(notes[0], gauge) {
+				t.Errorf("note = %q, want it to start with Kueue's pending gauge", notes[0])
 			}
 		})
 	}

@@ -122,6 +122,9 @@ type Runner struct {
 	prune      *bool
 	settling   time.Duration
 	toPrune    []*wlState
+	// retriedSeen: the settle's notes on Kueue retrying without progress
+	// already in the event log (see settler.takeRetriedNotes).
+	retriedSeen map[string]bool
 }
 
 // Option configures a Runner.
@@ -148,7 +151,7 @@ func WithDecisionLog(w io.Writer) Option {
 // kueue-sim controllers stamp status with.
 func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *Runner {
 	r := &Runner{s: s, seed: *s.Seed, t: t, clock: clock, pacing: Strict, order: clock.order(),
-		lqToCQ: s.LocalQueueTargets(), priorities: s.PriorityValues()}
+		lqToCQ: s.LocalQueueTargets(), priorities: s.PriorityValues(), retriedSeen: map[string]bool{}}
 	for _, o := range opts {
 		o(r)
 	}
@@ -285,6 +288,14 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 		began := time.Now()
 		defer func() { r.settling += time.Since(began) }()
 		busy, err := r.settle.wait(ctx, also)
+		for _, note := range r.settle.takeRetriedNotes() {
+			// Once per run and reason: a workload that stays pending would
+			// repeat it at every step.
+			if !r.retriedSeen[note] {
+				r.retriedSeen[note] = true
+				extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "KueueRetriedWithoutProgress", Message: note})
+			}
+		}
 		if err == nil && busy != "" {
 			extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "NotSettled",
 				Message: fmt.Sprintf("the control plane was still busy after %s (%s); results of this step may depend on machine speed", settleTimeout, busy)})
