@@ -324,8 +324,8 @@ func (s *settler) inadmissibleCycles() (float64, error) {
 	return s.attempts()
 }
 
-// retried tells whether Kueue has run tryAttempts more inadmissible cycles
-// than the since it counted when it began trying.
+// retried tells whether Kueue has run at least tryAttempts inadmissible
+// cycles since it had run since of them (counted when it began trying).
 func (s *settler) retried(since float64) bool {
 	if s.attempts == nil {
 		return true
