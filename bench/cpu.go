@@ -71,25 +71,32 @@ func (c *cpuTracker) byName() map[string]float64 {
 // procCPU reads a process's name and user+system CPU time from
 // /proc/PID/stat.
 func procCPU(pid int) (name string, cpu time.Duration, ok bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
+	name, f, ok := procStat(pid)
+	if !ok || len(f) < 13 {
 		return "", 0, false
 	}
-	// pid (comm) state ppid ... utime(14) stime(15): comm may hold spaces.
-	open, end := bytes.IndexByte(data, '('), bytes.LastIndexByte(data, ')')
-	if open < 0 || end < open {
-		return "", 0, false
-	}
-	f := bytes.Fields(data[end+1:])
-	if len(f) < 13 {
-		return "", 0, false
-	}
+	// f[11], f[12]: utime and stime, the stat file's 14th and 15th fields.
 	utime, err1 := strconv.ParseInt(string(f[11]), 10, 64)
 	stime, err2 := strconv.ParseInt(string(f[12]), 10, 64)
 	if err1 != nil || err2 != nil {
 		return "", 0, false
 	}
-	return string(data[open+1 : end]), time.Duration(utime+stime) * time.Second / clockTicks, true
+	return name, time.Duration(utime+stime) * time.Second / clockTicks, true
+}
+
+// procStat reads /proc/PID/stat: the process's name and the fields after
+// it, from its state on ("pid (comm) state ppid ...": comm may hold spaces
+// and parentheses).
+func procStat(pid int) (name string, fields [][]byte, ok bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "", nil, false
+	}
+	open, end := bytes.IndexByte(data, '('), bytes.LastIndexByte(data, ')')
+	if open < 0 || end < open {
+		return "", nil, false
+	}
+	return string(data[open+1 : end]), bytes.Fields(data[end+1:]), true
 }
 
 // formatCPU prints CPU seconds by process, most first: "kube-apiserver

@@ -99,22 +99,12 @@ func scanDescendants(pid int) []int {
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	children := map[int][]int{}
 	for _, f := range stats {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
-		end := bytes.LastIndexByte(data, ')')
-		if end < 0 {
-			continue
-		}
-		fields := bytes.Fields(data[end+1:])
-		if len(fields) < 2 {
-			continue
-		}
 		me, err1 := strconv.Atoi(filepath.Base(filepath.Dir(f)))
-		parent, err2 := strconv.Atoi(string(fields[1]))
-		if err1 == nil && err2 == nil {
+		_, fields, ok := procStat(me)
+		if err1 != nil || !ok || len(fields) < 2 {
+			continue
+		}
+		if parent, err := strconv.Atoi(string(fields[1])); err == nil {
 			children[parent] = append(children[parent], me)
 		}
 	}

@@ -123,27 +123,28 @@ func settleGatherer() prometheus.Gatherer {
 	return prometheus.Gatherers{ctrlmetrics.Registry, pending}
 }
 
-// kueueInadmissibleCycles reads Kueue's kueue_admission_attempts_total
-// {result="inadmissible"}: the scheduling cycles that admitted nothing.
-// The counter is process-wide; the settler only uses differences.
-func kueueInadmissibleCycles() (float64, error) {
+// kueueInadmissibleCycles returns a reader of Kueue's
+// kueue_admission_attempts_total{result="inadmissible"}: the scheduling
+// cycles that admitted nothing. The counter is process-wide; the settler
+// only uses differences.
+func kueueInadmissibleCycles() func() (float64, error) {
 	reg := prometheus.NewRegistry()
-	if err := reg.Register(kueuemetrics.AdmissionAttemptsTotal); err != nil {
-		return 0, fmt.Errorf("reading Kueue's admission attempts: %w", err)
-	}
-	mfs, err := reg.Gather()
-	if err != nil {
-		return 0, fmt.Errorf("reading Kueue's admission attempts: %w", err)
-	}
-	var n float64
-	for _, mf := range mfs {
-		for _, m := range mf.GetMetric() {
-			if label(m, "result") == string(kueuemetrics.AdmissionResultInadmissible) {
-				n += m.GetCounter().GetValue()
+	reg.MustRegister(kueuemetrics.AdmissionAttemptsTotal)
+	return func() (float64, error) {
+		mfs, err := reg.Gather()
+		if err != nil {
+			return 0, fmt.Errorf("reading Kueue's admission attempts: %w", err)
+		}
+		var n float64
+		for _, mf := range mfs {
+			for _, m := range mf.GetMetric() {
+				if label(m, "result") == string(kueuemetrics.AdmissionResultInadmissible) {
+					n += m.GetCounter().GetValue()
+				}
 			}
 		}
+		return n, nil
 	}
-	return n, nil
 }
 
 // reasonKind is a busy reason without the object it names: "pod waits for
@@ -198,7 +199,7 @@ func reasonKind(busy string) string {
 var statusControllers = map[string]bool{"clusterqueue_controller": true, "localqueue_controller": true, "cohort_controller": true}
 
 func newSettler(c cache.Cache, direct client.Reader) *settler {
-	return &settler{poll: settlePoll, rounds: settleRounds, timeout: settleTimeout, tryGrace: strictTryGrace, attempts: kueueInadmissibleCycles, cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}
+	return &settler{poll: settlePoll, rounds: settleRounds, timeout: settleTimeout, tryGrace: strictTryGrace, attempts: kueueInadmissibleCycles(), cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}
 }
 
 // watch starts the busy index; wait needs it.
