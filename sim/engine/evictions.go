@@ -7,7 +7,6 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	"sigs.k8s.io/kueue/pkg/workload"
@@ -21,6 +20,7 @@ import (
 // again.
 type evictor struct {
 	c     client.Client
+	cache client.Reader // may be nil: read through c
 	clock *VirtualClock
 
 	mu      sync.Mutex
@@ -30,8 +30,8 @@ type evictor struct {
 	err     error
 }
 
-func newEvictor(c client.Client, clock *VirtualClock) *evictor {
-	return &evictor{c: c, clock: clock, queued: map[client.ObjectKey]bool{}, wake: make(chan struct{}, 1)}
+func newEvictor(c client.Client, cache client.Reader, clock *VirtualClock) *evictor {
+	return &evictor{c: c, cache: cache, clock: clock, queued: map[client.ObjectKey]bool{}, wake: make(chan struct{}, 1)}
 }
 
 // needs tells whether Kueue evicted a Workload that still holds quota.
@@ -106,16 +106,12 @@ func (e *evictor) run(ctx context.Context) {
 }
 
 func (e *evictor) complete(ctx context.Context, key client.ObjectKey) error {
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		var wl kueue.Workload
-		if err := e.c.Get(ctx, key, &wl); err != nil {
-			return err
+	err := updateWorkloadStatus(ctx, e.cache, e.c, key, func(wl *kueue.Workload) bool {
+		if !needsEvictionDone(wl) {
+			return false
 		}
-		if !needsEvictionDone(&wl) {
-			return nil
-		}
-		workload.UnsetQuotaReservationWithCondition(&wl, "Pending", "kueue-sim: the raw Workload's eviction is complete", e.clock.Now())
-		return e.c.Status().Update(ctx, &wl)
+		workload.UnsetQuotaReservationWithCondition(wl, "Pending", "kueue-sim: the raw Workload's eviction is complete", e.clock.Now())
+		return true
 	})
 	if err != nil && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("completing the eviction of Workload %s: %w", key, err)

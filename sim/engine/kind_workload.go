@@ -6,7 +6,6 @@ import (
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
@@ -64,16 +63,12 @@ func (r *Runner) finishWorkload(ctx context.Context, a Arrival) error {
 	}
 	// Kueue writes the same status (e.g. its admission metadata): retry on
 	// conflict with the latest object.
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		var wl kueue.Workload
-		if err := r.t.Client.Get(ctx, key, &wl); err != nil {
-			return err
-		}
+	err := updateWorkloadStatus(ctx, r.t.Cache, r.t.Client, key, func(wl *kueue.Workload) bool {
 		apimeta.SetStatusCondition(&wl.Status.Conditions, metav1.Condition{
 			Type: kueue.WorkloadFinished, Status: metav1.ConditionTrue, Reason: reason, Message: msg,
 			LastTransitionTime: metav1.NewTime(r.clock.Now()),
 		})
-		return r.t.Client.Status().Update(ctx, &wl)
+		return true
 	})
 	if err != nil {
 		return fmt.Errorf("ending %s: %w", key, err)

@@ -14,7 +14,6 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	kueuemetrics "sigs.k8s.io/kueue/pkg/metrics"
 )
 
@@ -111,16 +110,6 @@ type settler struct {
 	// waits counts the settle polls that found the control plane busy, by
 	// kind of reason (see reasonKind): where settling time goes.
 	waits map[string]int
-}
-
-// settleGatherer reads the work queues of every in-process controller
-// (controller-runtime's registry) and Kueue's pending-workloads gauge alone:
-// kueuesetup keeps Kueue's other metrics, per-ClusterQueue histograms
-// among them, out of what every settle poll gathers.
-func settleGatherer() prometheus.Gatherer {
-	pending := prometheus.NewRegistry()
-	pending.MustRegister(kueuemetrics.PendingWorkloads)
-	return prometheus.Gatherers{ctrlmetrics.Registry, pending}
 }
 
 // kueueInadmissibleCycles returns a reader of Kueue's

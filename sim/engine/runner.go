@@ -175,7 +175,7 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 		// cycle (lock-step is turned on in Run).
 		r.settle.resume, r.settle.paused = t.Gate.Resume, t.Gate.Paused
 	}
-	r.evict = newEvictor(t.Client, clock)
+	r.evict = newEvictor(t.Client, t.Cache, clock)
 	r.obs.evicted = r.evict.add
 	r.settle.others = append(r.settle.others, r.evict.busy)
 	if t.Reserving != nil {
