@@ -54,6 +54,9 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options, wh webhook.
 	if _, real := o.clock.(clock.RealClock); !real {
 		kopts = append(kopts, kueuesetup.WithSchedulerClock(o.clock))
 	}
+	if t, ok := o.clock.(kueuesetup.SimulatedTimers); ok {
+		kopts = append(kopts, kueuesetup.WithSimulatedTimers(t))
+	}
 	if !o.ext.noKueue {
 		if cp.Kueue, err = kueuesetup.Setup(mgrCtx, mgr, kcfg, kopts...); err != nil {
 			return err

@@ -26,6 +26,8 @@ type VirtualClock struct {
 
 	orderOnce sync.Once
 	queue     *QueueOrder
+
+	timers []simTimer // waiting for simulated time; see AfterSimulated
 }
 
 // order is the clock's QueueOrder: the simulated creation times Kueue sees.
@@ -48,12 +50,17 @@ func (c *VirtualClock) Elapsed() time.Duration {
 	return c.now
 }
 
-// Set moves simulated time to t. Time never goes back.
+// Set moves simulated time to t, then runs the functions AfterSimulated
+// holds for t or earlier, earliest first. Time never goes back.
 func (c *VirtualClock) Set(t time.Duration) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if t > c.now {
 		c.now = t
+	}
+	due := c.takeDue()
+	c.mu.Unlock()
+	for _, tm := range due {
+		tm.f()
 	}
 }
 

@@ -184,7 +184,8 @@ func reasonKind(busy string) string {
 
 // statusControllers are Kueue's controllers that, once the queues are set
 // up, only write ClusterQueue, LocalQueue and Cohort status: a step does
-// not wait for them (they batch their writes for a wall second).
+// not wait for them (they batch their writes for a second, a simulated
+// one in a replay: see kueuesetup.WithSimulatedTimers).
 var statusControllers = map[string]bool{"clusterqueue_controller": true, "localqueue_controller": true, "cohort_controller": true}
 
 func newSettler(c cache.Cache, direct client.Reader) *settler {

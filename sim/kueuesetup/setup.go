@@ -37,6 +37,7 @@ type Option func(*options)
 
 type options struct {
 	schedulerClock clock.Clock
+	timers         SimulatedTimers
 }
 
 // WithSchedulerClock makes Kueue's scheduler stamp admissions and
@@ -162,7 +163,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 		return nil, fmt.Errorf("fetching the Kubernetes version for Kueue: %w", err)
 	}
 
-	if failed, err := core.SetupControllers(mgr, queues, cCache, cfg, nil, preemption, nil); err != nil {
+	coreMgr := mgr
+	if o.timers != nil {
+		coreMgr = statusBatchManager{Manager: mgr, timers: o.timers}
+	}
+	if failed, err := core.SetupControllers(coreMgr, queues, cCache, cfg, nil, preemption, nil); err != nil {
 		return nil, fmt.Errorf("setting up Kueue controller %s: %w", failed, err)
 	}
 	if features.Enabled(features.FailureRecoveryPolicy) {
