@@ -97,6 +97,7 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 	opts := []engine.Option{engine.WithSeed(seed), engine.WithPacing(pacing)}
 	if f.realtime {
 		opts = append(opts, engine.WithRealtime())
+		clock.WallTimers()
 	}
 	if f.reportDir != "" {
 		if err := os.MkdirAll(f.reportDir, 0o755); err != nil {

@@ -27,7 +27,8 @@ type VirtualClock struct {
 	orderOnce sync.Once
 	queue     *QueueOrder
 
-	timers []simTimer // waiting for simulated time; see AfterSimulated
+	timers     []simTimer // waiting for simulated time; see AfterSimulated
+	wallTimers bool       // AfterSimulated waits on the wall clock (WallTimers)
 }
 
 // order is the clock's QueueOrder: the simulated creation times Kueue sees.

@@ -20,9 +20,18 @@ type simTimer struct {
 // Kueue writes ClusterQueue and LocalQueue status at most once a second
 // per queue, and in a replay that is once a simulated second. f must not
 // block.
+//
+// On a clock made for a realtime run (WallTimers), f waits on the wall
+// clock instead: there simulated time follows wall time but moves only at
+// instants, and a status batched for a second must not wait for the next
+// instant, however far off.
 func (c *VirtualClock) AfterSimulated(d time.Duration, f func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.wallTimers {
+		time.AfterFunc(d, f)
+		return
+	}
 	c.timers = append(c.timers, simTimer{at: c.now + d, f: f})
 }
 
@@ -43,4 +52,12 @@ func (c *VirtualClock) takeDue() []simTimer {
 	c.timers = kept
 	slices.SortStableFunc(due, func(a, b simTimer) int { return cmp.Compare(a.at, b.at) })
 	return due
+}
+
+// WallTimers makes AfterSimulated wait on the wall clock, for a run paced
+// to it (WithRealtime). Call it before the control plane starts.
+func (c *VirtualClock) WallTimers() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.wallTimers = true
 }

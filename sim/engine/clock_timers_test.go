@@ -40,3 +40,18 @@ func TestAfterSimulatedFiresWhenSimulatedTimeReachesIt(t *testing.T) {
 		t.Errorf("%d timers left after all fired", len(c.timers))
 	}
 }
+
+func TestAfterSimulatedWaitsOnTheWallClockInRealtimeRuns(t *testing.T) {
+	c := &VirtualClock{}
+	c.WallTimers()
+	fired := make(chan struct{})
+	c.AfterSimulated(time.Millisecond, func() { close(fired) })
+	select {
+	case <-fired:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a realtime run's timer did not fire on the wall clock while simulated time stood still")
+	}
+	if len(c.timers) != 0 {
+		t.Errorf("a realtime run's timer waits for simulated time as well")
+	}
+}
