@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	_ "net/http/pprof" // served on envPprof's address only
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -27,6 +30,10 @@ const (
 	envPacing    = "KUEUESIM_BENCH_PACING"    // strict (default, as sim run) or relaxed
 	envEvents    = "KUEUESIM_BENCH_EVENTS"    // write the event log here
 	envCPU       = "KUEUESIM_BENCH_CPUPROFILE"
+	// envPprof, when set (host:port), serves the child's net/http/pprof
+	// there for the run: goroutine dumps and block profiles show where a
+	// run waits, which a CPU profile does not.
+	envPprof = "KUEUESIM_BENCH_PPROF_ADDR"
 )
 
 // Spec is one measured run.
@@ -140,6 +147,13 @@ func child(path string) error {
 			return fmt.Errorf("profiling: %w", err)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if addr := os.Getenv(envPprof); addr != "" {
+		runtime.SetBlockProfileRate(int(time.Millisecond))
+		runtime.SetMutexProfileFraction(100)
+		srv := &http.Server{Addr: addr, ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = srv.ListenAndServe() }()
+		defer srv.Close()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

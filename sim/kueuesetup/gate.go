@@ -77,11 +77,19 @@ func (g *SchedulerGate) ClusterQueueActive(name kueue.ClusterQueueReference) boo
 	return !stopped && g.checker.ClusterQueueActive(name)
 }
 
-// Hold keeps Kueue's scheduler from starting another cycle.
+// Hold keeps Kueue's scheduler from starting another cycle. The pending
+// gauges are recomputed: Kueue reports a ClusterQueue's gauge only when
+// something touches its queue, and a held scheduler takes no heads, so a
+// ClusterQueue no arrival reaches would otherwise go on showing the
+// workloads it had to try before the hold, which nothing would try until
+// Release.
 func (g *SchedulerGate) Hold() {
 	g.mu.Lock()
 	g.held = true
 	g.mu.Unlock()
+	if g.queues != nil {
+		g.queues.ResyncGaugeMetrics()
+	}
 }
 
 // Release lets Kueue's scheduler take the heads of its queues again: the
