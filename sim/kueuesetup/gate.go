@@ -25,7 +25,7 @@ import (
 // ordered and counted while the gate is held; the cycle already running
 // when Hold is called finishes. Kueue's pending-workloads gauge counts a
 // held ClusterQueue's workloads as inadmissible, as it does for an inactive
-// one, and is recomputed on Release.
+// one, and is recomputed on Hold and on Release.
 //
 // The gate also runs an instant's cycles in lock-step where it matters: a
 // cycle that evicts workloads (preemption) leaves work behind it (Kueue's
