@@ -88,4 +88,7 @@ func report(b *testing.B, f Figures) {
 	b.ReportMetric(f.WritesPerWorkload(), "writes/workload")
 	b.ReportMetric(f.WritesPerSecond(), "writes/s")
 	b.ReportMetric(float64(f.Steps), "steps")
+	if len(f.KueueCycles) > 0 {
+		b.ReportMetric(f.CyclesPerWorkload(), "kueue-cycles/workload")
+	}
 }

@@ -44,6 +44,10 @@ type Figures struct {
 	// per resource.
 	Writes           int64
 	WritesByResource map[string]int64
+	// KueueCycles are Kueue's scheduling cycles during the replay, by
+	// result (its kueue_admission_attempts_total: "success",
+	// "inadmissible").
+	KueueCycles map[string]float64 `json:",omitempty"`
 }
 
 // WorkloadsPerSecond is simulated workloads per wall second.
@@ -51,6 +55,15 @@ func (f Figures) WorkloadsPerSecond() float64 { return float64(f.Workloads) / f.
 
 // WritesPerWorkload is API writes per workload.
 func (f Figures) WritesPerWorkload() float64 { return float64(f.Writes) / float64(f.Workloads) }
+
+// CyclesPerWorkload is Kueue's scheduling cycles per workload.
+func (f Figures) CyclesPerWorkload() float64 {
+	var n float64
+	for _, v := range f.KueueCycles {
+		n += v
+	}
+	return n / float64(f.Workloads)
+}
 
 // WritesPerSecond is the API write rate the replay sustained.
 func (f Figures) WritesPerSecond() float64 { return float64(f.Writes) / f.Wall.Seconds() }
@@ -60,9 +73,9 @@ func (f Figures) String() string {
 	if len(hash) > 12 {
 		hash = hash[:12]
 	}
-	return fmt.Sprintf("%-28s %s pacing %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB  CPU (%s)  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s, decisions %s; busy polls %v",
+	return fmt.Sprintf("%-28s %s pacing %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB  CPU (%s)  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s, decisions %s; Kueue cycles %.1f/wl (%v); busy polls %v",
 		f.Scenario, f.Pacing, f.Workloads, f.Wall.Seconds(), 100*f.Settling.Seconds()/max(f.Wall.Seconds(), 1e-9), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
-		formatCPU(f.CPU), f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, hash, f.SettleWaits)
+		formatCPU(f.CPU), f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, hash, f.CyclesPerWorkload(), f.KueueCycles, f.SettleWaits)
 }
 
 // Options of a measured run.
@@ -105,6 +118,11 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 	if o.EventLog != nil {
 		opts = append(opts, engine.WithEventLog(o.EventLog))
 	}
+	cyclesBefore, err := kueueCycles()
+	if err != nil {
+		rssAll.Stop()
+		return fig, err
+	}
 	rssAll.cpu.mark(os.Getpid())
 	profiled := profileAPIServer(ctx, cp, o)
 	res, runErr := engine.New(s, engine.EmbeddedTarget(cp), clock, opts...).Run(ctx)
@@ -127,6 +145,11 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 			}
 		}
 	}
+	cyclesAfter, err := kueueCycles()
+	if err != nil {
+		return fig, err
+	}
+	fig.KueueCycles = cyclesSince(cyclesBefore, cyclesAfter)
 	fig.Writes = after - before
 	fig.WritesByResource = map[string]int64{}
 	for r, n := range afterBy {

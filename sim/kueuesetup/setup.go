@@ -99,12 +99,18 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 		metrics.Register()
 	})
 
+	// metrics.localQueueMetrics as Kueue's main reads it: the queue manager
+	// recounts a LocalQueue's pending workloads at every change of its
+	// ClusterQueue's queue unless the configuration turns that off.
+	lqMetrics := metrics.NewLocalQueueMetricsConfig(cfg.Metrics.LocalQueueMetrics)
 	cacheOpts := []schdcache.Option{
 		schdcache.WithPodsReadyTracking(blockForPodsReady(cfg)),
 		schdcache.WithResourceMetrics(cfg.Metrics.EnableClusterQueueResources),
+		schdcache.WithLocalQueueMetrics(lqMetrics),
 	}
 	queueOpts := []qcache.Option{
 		qcache.WithPodsReadyRequeuingTimestamp(podsReadyRequeuingTimestamp(cfg)),
+		qcache.WithLocalQueueMetrics(lqMetrics),
 	}
 	if r := cfg.Resources; r != nil {
 		if len(r.ExcludeResourcePrefixes) > 0 {
