@@ -15,6 +15,7 @@ import (
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
 	"github.com/kueue-sim/kueue-sim/sim/engine"
+	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
 	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
 
@@ -118,7 +119,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 	if o.EventLog != nil {
 		opts = append(opts, engine.WithEventLog(o.EventLog))
 	}
-	cyclesBefore, err := kueueCycles()
+	cyclesBefore, err := kueuesetup.SchedulingCycles()
 	if err != nil {
 		rssAll.Stop()
 		return fig, err
@@ -145,7 +146,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 			}
 		}
 	}
-	cyclesAfter, err := kueueCycles()
+	cyclesAfter, err := kueuesetup.SchedulingCycles()
 	if err != nil {
 		return fig, err
 	}

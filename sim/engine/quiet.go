@@ -15,6 +15,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueuemetrics "sigs.k8s.io/kueue/pkg/metrics"
+
+	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
 )
 
 // Settle timing: the control plane is quiet when every check passes on
@@ -112,28 +114,13 @@ type settler struct {
 	waits map[string]int
 }
 
-// kueueInadmissibleCycles returns a reader of Kueue's
+// kueueInadmissibleCycles reads Kueue's
 // kueue_admission_attempts_total{result="inadmissible"}: the scheduling
 // cycles that admitted nothing. The counter is process-wide; the settler
 // only uses differences.
-func kueueInadmissibleCycles() func() (float64, error) {
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(kueuemetrics.AdmissionAttemptsTotal)
-	return func() (float64, error) {
-		mfs, err := reg.Gather()
-		if err != nil {
-			return 0, fmt.Errorf("reading Kueue's admission attempts: %w", err)
-		}
-		var n float64
-		for _, mf := range mfs {
-			for _, m := range mf.GetMetric() {
-				if label(m, "result") == string(kueuemetrics.AdmissionResultInadmissible) {
-					n += m.GetCounter().GetValue()
-				}
-			}
-		}
-		return n, nil
-	}
+func kueueInadmissibleCycles() (float64, error) {
+	n, err := kueuesetup.SchedulingCycles()
+	return n[string(kueuemetrics.AdmissionResultInadmissible)], err
 }
 
 // reasonKind is a busy reason without the object it names: "pod waits for
@@ -189,7 +176,7 @@ func reasonKind(busy string) string {
 var statusControllers = map[string]bool{"clusterqueue_controller": true, "localqueue_controller": true, "cohort_controller": true}
 
 func newSettler(c cache.Cache, direct client.Reader) *settler {
-	return &settler{poll: settlePoll, rounds: settleRounds, timeout: settleTimeout, tryGrace: strictTryGrace, attempts: kueueInadmissibleCycles(), cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}
+	return &settler{poll: settlePoll, rounds: settleRounds, timeout: settleTimeout, tryGrace: strictTryGrace, attempts: kueueInadmissibleCycles, cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}
 }
 
 // watch starts the busy index; wait needs it.
