@@ -52,7 +52,10 @@ func BenchmarkKueueHarness(b *testing.B) {
 				out := filepath.Join(tmp, fmt.Sprintf("out-%d-%d", n, i))
 				cmd := exec.CommandContext(context.Background(), filepath.Join(tmp, "runner"), "--o", out,
 					"--crds", filepath.Join(kq, "config/components/crd/bases"), "--generatorConfig", cfg,
-					"--minimalKueue", filepath.Join(tmp, "minimalkueue"), "--timeout", "60m")
+					"--minimalKueue", filepath.Join(tmp, "minimalkueue"), "--timeout", "60m",
+					// Kueue's metrics, scraped for its scheduling cycles
+					// (harnessCycles); one scrape every 5 s costs little.
+					"--metricsScrapeInterval", "5s")
 				if err := os.MkdirAll(out, 0o755); err != nil {
 					b.Fatal(err)
 				}
@@ -92,6 +95,14 @@ func BenchmarkKueueHarness(b *testing.B) {
 				// start included (it starts its own), as last seen 250 ms
 				// apart.
 				b.Logf("Kueue's harness: %d workloads in %.1fs wall (%.1f wl/s), peak RSS %.0f MiB, CPU (%s)", n, wall.Seconds(), float64(n)/wall.Seconds(), float64(peak)/(1<<20), formatCPU(cpu.byName()))
+				cycles, err := harnessCycles(filepath.Join(out, "metricsDump.tgz"))
+				if err != nil {
+					b.Logf("Kueue's harness: no scheduling cycles: %v", err)
+				} else {
+					f := Figures{Workloads: n, KueueCycles: cycles}
+					b.Logf("Kueue's harness: %.2f scheduling cycles per workload %v (as of its last metrics scrape)", f.CyclesPerWorkload(), cycles)
+					b.ReportMetric(f.CyclesPerWorkload(), "kueue-cycles/workload")
+				}
 				b.ReportMetric(wall.Seconds(), "wall-s")
 				b.ReportMetric(float64(n)/wall.Seconds(), "workloads/s")
 				b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
