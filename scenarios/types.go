@@ -206,7 +206,10 @@ const (
 	KindRayCluster       WorkloadKind = "RayCluster"
 	KindNotebook         WorkloadKind = "Notebook"
 	KindInferenceService WorkloadKind = "InferenceService"
-	// KindWorkload is a raw Kueue Workload: no pods, for large runs.
+	// KindWorkload is a raw Kueue Workload: no pods, for large runs. A
+	// scenario whose every stream is of this kind runs without
+	// kube-scheduler and kube-controller-manager, as Kueue's own
+	// scheduler-performance harness does.
 	KindWorkload WorkloadKind = "Workload"
 )
 

@@ -107,8 +107,10 @@ func Start(ctx context.Context, opts ...Option) (_ *ControlPlane, err error) {
 	if err := cp.startAPIServer(o); err != nil {
 		return nil, err
 	}
-	if err := cp.startChildren(ctx); err != nil {
-		return nil, err
+	if !o.noPods {
+		if err := cp.startChildren(ctx); err != nil {
+			return nil, err
+		}
 	}
 	wh := cp.env.WebhookInstallOptions
 	if err := cp.startManager(ctx, o, webhook.Options{

@@ -36,7 +36,9 @@ type options struct {
 	noWatchCache []string
 	// workloadTransform: see WithWorkloadTransform.
 	workloadTransform toolscache.TransformFunc
-	ext               externalOptions
+	// noPods: see WithoutPods.
+	noPods bool
+	ext    externalOptions
 }
 
 // Option configures Start.
@@ -120,6 +122,14 @@ const WorkloadsResource = "workloads.kueue.x-k8s.io"
 func WithoutWatchCache(resources ...string) Option {
 	return func(o *options) { o.noWatchCache = append(o.noWatchCache, resources...) }
 }
+
+// WithoutPods starts neither kube-scheduler nor kube-controller-manager,
+// for a run in which nothing makes pods or objects that others own (raw
+// Workloads only): they would have nothing to schedule, run or collect,
+// yet kube-controller-manager's garbage collector would still watch every
+// resource, Workloads included. Kueue's own scheduler-performance harness
+// runs without either.
+func WithoutPods() Option { return func(o *options) { o.noPods = true } }
 
 // WithWorkloadTransform rewrites every Kueue Workload before the manager's
 // informer cache stores it and hands it to Kueue and the other in-process

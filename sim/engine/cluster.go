@@ -74,6 +74,11 @@ func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Optio
 		// (Target.Unseen), whichever way kube-apiserver serves it.
 		cluster.WithoutWatchCache(cluster.WorkloadsResource),
 	}
+	if !runsPods(s) {
+		// Raw Workloads only: kube-scheduler and kube-controller-manager
+		// would have nothing to do but watch (bench/README.md, session 11).
+		opts = append(opts, cluster.WithoutPods())
+	}
 	return append(opts, platform.Options(platform.Settings{
 		OperatorInstalled: *s.Cluster.OpenShiftAI.OperatorInstalled, Clock: clock,
 	})...), nil

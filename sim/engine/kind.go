@@ -50,6 +50,30 @@ type kindWithEviction interface {
 	evictionPending(wl *kueue.Workload) bool
 }
 
+// kindWithoutPods is a kind whose workloads make no pods and no objects
+// that others own (a raw Workload): a scenario of only such kinds runs
+// without kube-scheduler and kube-controller-manager (cluster.WithoutPods).
+// Default: its workloads make pods.
+type kindWithoutPods interface {
+	// withoutPods marks the kind.
+	withoutPods()
+}
+
+// runsPods tells whether any stream of s submits a kind that makes pods
+// (see kindWithoutPods); an unknown kind counts as one, and so does a
+// scenario without streams, which only checks the platform's objects.
+func runsPods(s *scenarios.Scenario) bool {
+	if len(s.Workloads) == 0 {
+		return true
+	}
+	for _, st := range s.Workloads {
+		if _, none := kindOf(st.Kind).(kindWithoutPods); !none {
+			return true
+		}
+	}
+	return false
+}
+
 // kinds holds every kind a stream can submit, one kind_*.go file each.
 var kinds = map[scenarios.WorkloadKind]workloadKind{
 	scenarios.KindJob:              jobKind{},

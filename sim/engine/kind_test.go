@@ -121,3 +121,29 @@ func TestPodCount(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsPods: only a scenario whose every stream submits raw Workloads
+// runs without kube-scheduler and kube-controller-manager.
+func TestRunsPods(t *testing.T) {
+	streams := func(kinds ...scenarios.WorkloadKind) *scenarios.Scenario {
+		s := &scenarios.Scenario{}
+		for _, k := range kinds {
+			s.Workloads = append(s.Workloads, scenarios.Stream{Kind: k})
+		}
+		return s
+	}
+	for name, tc := range map[string]struct {
+		s    *scenarios.Scenario
+		want bool
+	}{
+		"raw Workloads only":       {streams(scenarios.KindWorkload, scenarios.KindWorkload), false},
+		"a Job beside raw ones":    {streams(scenarios.KindWorkload, scenarios.KindJob), true},
+		"notebooks":                {streams(scenarios.KindNotebook), true},
+		"an unknown kind":          {streams("MPIJob"), true},
+		"no streams (checks only)": {streams(), true},
+	} {
+		if got := runsPods(tc.s); got != tc.want {
+			t.Errorf("%s: runsPods = %v, want %v", name, got, tc.want)
+		}
+	}
+}

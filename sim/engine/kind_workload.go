@@ -22,7 +22,10 @@ var (
 	_ kindWithEnd      = rawWorkloadKind{}
 	_ kindWithRunning  = rawWorkloadKind{}
 	_ kindWithEviction = rawWorkloadKind{}
+	_ kindWithoutPods  = rawWorkloadKind{}
 )
+
+func (rawWorkloadKind) withoutPods() {}
 
 func (rawWorkloadKind) object(o objectSpec) (client.Object, error) {
 	wl := &kueue.Workload{ObjectMeta: o.meta, Spec: kueue.WorkloadSpec{
