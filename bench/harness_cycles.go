@@ -9,12 +9,12 @@ import (
 	"os"
 	"strings"
 
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-)
 
-// admissionAttempts is Kueue's count of scheduling cycles, by result.
-const admissionAttempts = "kueue_admission_attempts_total"
+	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
+)
 
 // harnessCycles reads Kueue's scheduling cycles by result from the last
 // scrape in the metrics dump Kueue's runner writes (metricsDump.tgz, one
@@ -53,21 +53,17 @@ func harnessCycles(dump string) (map[string]float64, error) {
 	return attemptsByResult(string(last))
 }
 
-// attemptsByResult sums kueue_admission_attempts_total by its result label
-// in a Prometheus text exposition.
+// attemptsByResult reads Kueue's scheduling cycles by result from a
+// Prometheus text exposition.
 func attemptsByResult(text string) (map[string]float64, error) {
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	mfs, err := p.TextToMetricFamilies(strings.NewReader(text))
 	if err != nil {
 		return nil, fmt.Errorf("parsing Kueue's metrics: %w", err)
 	}
-	out := map[string]float64{}
-	for _, m := range mfs[admissionAttempts].GetMetric() {
-		for _, l := range m.GetLabel() {
-			if l.GetName() == "result" {
-				out[l.GetValue()] += m.GetCounter().GetValue()
-			}
-		}
+	var all []*dto.MetricFamily
+	for _, mf := range mfs {
+		all = append(all, mf)
 	}
-	return out, nil
+	return kueuesetup.CyclesByResult(all), nil
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"sigs.k8s.io/kueue/pkg/metrics"
 )
 
@@ -26,8 +27,18 @@ func SchedulingCycles() (map[string]float64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading Kueue's admission attempts: %w", err)
 	}
+	return CyclesByResult(mfs), nil
+}
+
+// CyclesByResult sums kueue_admission_attempts_total by its result label
+// over gathered metric families (Kueue's harness scrapes them too: see
+// bench).
+func CyclesByResult(mfs []*dto.MetricFamily) map[string]float64 {
 	out := map[string]float64{}
 	for _, mf := range mfs {
+		if mf.GetName() != admissionAttempts {
+			continue
+		}
 		for _, m := range mf.GetMetric() {
 			for _, l := range m.GetLabel() {
 				if l.GetName() == "result" {
@@ -36,5 +47,8 @@ func SchedulingCycles() (map[string]float64, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
 }
+
+// admissionAttempts is the name of Kueue's count of scheduling cycles.
+const admissionAttempts = "kueue_admission_attempts_total"
