@@ -35,17 +35,22 @@ func TestManifestQueueingStrategy(t *testing.T) {
 	for _, tc := range []struct {
 		scenario string
 		small    float64 // when small is admitted, in simulated seconds
+		big      float64
 	}{
-		{"testdata/manifest-strict-fifo.yaml", 2400}, // after hold (30m) and big (10m)
-		{"testdata/manifest-best-effort-fifo.yaml", 120},
+		// big stays at the head and is tried again as soon as hold ends
+		// (30m); small goes once big has run (10m).
+		{"testdata/manifest-strict-fifo.yaml", 2400, 1800},
+		// big is set aside as inadmissible; Kueue retries it one second
+		// (its requeue batch period) after hold frees the quota.
+		{"testdata/manifest-best-effort-fifo.yaml", 120, 1801},
 	} {
 		t.Run(filepath.Base(tc.scenario), func(t *testing.T) {
 			admitted := admissions(t, runDecisions(t, tc.scenario))
 			if got := admitted["research/small-0"]; got != tc.small {
 				t.Errorf("small admitted at %gs, want %gs (admissions: %v)", got, tc.small, admitted)
 			}
-			if got := admitted["research/big-0"]; got != 1800 {
-				t.Errorf("big admitted at %gs, want 1800s, once hold ends", got)
+			if got := admitted["research/big-0"]; got != tc.big {
+				t.Errorf("big admitted at %gs, want %gs, once hold ends", got, tc.big)
 			}
 		})
 	}

@@ -16,7 +16,8 @@ import (
 // Arrivals of one instant tied in priority are admitted in scenario order,
 // a later same-instant arrival of higher priority wins, and every run of
 // the same scenario and seed writes the same decisions, with no wall-clock
-// pacing: Kueue orders by the simulated arrival (the Workload informer
+// pacing; quota freed at an end is offered to the waiting workloads one
+// simulated second later, Kueue's requeue batch period: Kueue orders by the simulated arrival (the Workload informer
 // transform) and schedules the instant only once all of it is queued (the
 // scheduler gate).
 func TestSameInstantArrivalsKeepScenarioOrder(t *testing.T) {
@@ -47,12 +48,15 @@ func TestSameInstantArrivalsKeepScenarioOrder(t *testing.T) {
 				t.Errorf("wave-%d admitted at %gs, before an earlier arrival (%gs): not in scenario order", n, at, last)
 			}
 			last = at
-			if want := float64(n/4) * 600; at != want {
-				t.Errorf("wave-%d admitted at %gs, want %gs (four at a time, in order)", n, at, want)
+			// Each wave's end frees the quota at k×601 s; Kueue retries the
+			// waiting workloads one batch second later (its requeue period,
+			// in simulated time).
+			if want := float64(n/4) * 601; at != want {
+				t.Errorf("wave-%d admitted at %gs, want %gs (four at a time, in order, one requeue second after the previous wave's end)", n, at, want)
 			}
 		}
-		if hi, lo := admitted["research/late-high-0"], admitted["research/early-low-0"]; hi != 0 || lo != 600 {
-			t.Errorf("late-high admitted at %gs and early-low at %gs; want the higher priority first (0s, 600s)", hi, lo)
+		if hi, lo := admitted["research/late-high-0"], admitted["research/early-low-0"]; hi != 0 || lo != 601 {
+			t.Errorf("late-high admitted at %gs and early-low at %gs; want the higher priority first (0s, 601s)", hi, lo)
 		}
 	}
 	if len(hashes) != 1 {

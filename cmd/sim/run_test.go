@@ -108,7 +108,7 @@ func TestBrokenExpectationFailsWithNumbers(t *testing.T) {
 	}
 	for _, want := range []string{
 		"FAIL  every-job-runs", "finished 6, want 5",
-		"FAIL  wait-under-an-hour", "p100 queue wait 30m0s", "max allowed 20m0s", "research/train-4 waited 30m0s",
+		"FAIL  wait-under-an-hour", "p100 queue wait 30m2s", "max allowed 20m0s", "research/train-4 waited 30m2s",
 		"2 of 4 expectations failed",
 	} {
 		if !strings.Contains(out, want) {

@@ -52,7 +52,8 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options, wh webhook.
 	cp.mgrCancel = cancel
 	var kopts []kueuesetup.Option
 	if _, real := o.clock.(clock.RealClock); !real {
-		kopts = append(kopts, kueuesetup.WithSchedulerClock(o.clock))
+		// A replay's engine runs Kueue's requeues at simulated times.
+		kopts = append(kopts, kueuesetup.WithSchedulerClock(o.clock), kueuesetup.WithCallerRequeues())
 	}
 	if t, ok := o.clock.(kueuesetup.SimulatedTimers); ok {
 		kopts = append(kopts, kueuesetup.WithSimulatedTimers(t))

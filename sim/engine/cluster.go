@@ -99,11 +99,14 @@ func EmbeddedTarget(cp *cluster.ControlPlane) Target {
 }
 
 // withKueue gives t what the in-process Kueue k offers the engine: its
-// scheduler gate, its quota reservations and weighted shares; nothing when
+// scheduler gate, its requeues, its quota reservations and weighted shares; nothing when
 // Kueue does not run in process.
 func withKueue(t Target, k *kueuesetup.Kueue) Target {
 	if k != nil {
 		t.Gate, t.Reserving, t.Shares = k.Gate, k.Reserving, k.WeightedShare
+		if k.Requeues != nil {
+			t.Requeues = k.Requeues
+		}
 	}
 	return t
 }

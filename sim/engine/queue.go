@@ -9,9 +9,10 @@ import (
 type action int
 
 const (
-	actArrive action = iota // submit the workload
-	actFinish               // end its run: pods succeed or fail
-	actDelete               // delete a long-running workload
+	actArrive  action = iota // submit the workload
+	actFinish                // end its run: pods succeed or fail
+	actDelete                // delete a long-running workload
+	actRequeue               // retry Kueue's inadmissible workloads (requeue.go)
 )
 
 type item struct {

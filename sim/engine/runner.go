@@ -60,6 +60,10 @@ type Target struct {
 	// applied; nil runs without holding it (decisions may then depend on
 	// how fast Kueue sees each arrival).
 	Gate *kueuesetup.SchedulerGate
+	// Requeues runs the in-process Kueue's requeuing of inadmissible
+	// workloads at simulated times (requeue.go); nil: Kueue batches them
+	// on its own.
+	Requeues Requeues
 }
 
 // Progress is reported after every simulated instant.
@@ -125,6 +129,10 @@ type Runner struct {
 	// retriedSeen: the settle's notes on Kueue retrying without progress
 	// already in the event log (see settler.takeRetriedNotes).
 	retriedSeen map[string]bool
+	// requeuePlanned: a requeue instant is in the queue (requeue.go);
+	// requeued counts the workloads Kueue moved back at those instants.
+	requeuePlanned bool
+	requeued       int
 }
 
 // Option configures a Runner.
@@ -247,7 +255,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	}
 
 	var runErr error
-	for !r.queue.empty() {
+	for !r.queue.empty() && !r.onlyIdleRequeue() {
 		t := r.queue.next()
 		if r.s.End != nil && t > r.s.End.Duration {
 			break
@@ -305,7 +313,9 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	if r.t.Gate != nil {
 		r.t.Gate.Hold()
 	}
-	arrived, err := r.applyAll(ctx, r.queue.popAt(t))
+	items := r.queue.popAt(t)
+	r.requeue(ctx, items)
+	arrived, err := r.applyAll(ctx, items)
 	if err == nil && r.t.Gate != nil {
 		// Everything of this instant reaches Kueue's queues before Kueue
 		// schedules any of it, as if it all happened at once.
@@ -322,5 +332,6 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	if err := settle(nil); err != nil {
 		return err
 	}
+	r.planRequeue()
 	return r.endStep(extra)
 }

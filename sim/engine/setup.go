@@ -26,6 +26,11 @@ func (r *Runner) setUp(ctx context.Context) error {
 	} else if busy != "" {
 		return fmt.Errorf("the cluster did not settle after creating the scenario's queues: %s", busy)
 	}
+	if r.t.Requeues != nil {
+		// Creating the queues asked Kueue to retry inadmissible
+		// workloads; there are none yet.
+		r.t.Requeues.Process(ctx)
+	}
 	return nil
 }
 

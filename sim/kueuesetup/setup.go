@@ -38,7 +38,13 @@ type Option func(*options)
 type options struct {
 	schedulerClock clock.Clock
 	timers         SimulatedTimers
+	callerRequeues bool
 }
+
+// WithCallerRequeues leaves Kueue's requeuing of inadmissible workloads to
+// the caller (Kueue.Requeues) instead of Kueue's wall-clock batch: a replay
+// runs it at simulated times (see requeues.go).
+func WithCallerRequeues() Option { return func(o *options) { o.callerRequeues = true } }
 
 // WithSchedulerClock makes Kueue's scheduler stamp admissions and
 // preemptions, and its job integrations stamp PodsReady and Finished and
@@ -54,6 +60,9 @@ type Kueue struct {
 	Config *configapi.Configuration
 	// Gate holds Kueue's scheduler between cycles (see SchedulerGate).
 	Gate *SchedulerGate
+	// Requeues runs Kueue's requeuing of inadmissible workloads when the
+	// caller says (WithCallerRequeues); nil: Kueue batches them itself.
+	Requeues *Requeues
 }
 
 var (
@@ -131,17 +140,26 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	}
 	cCache := schdcache.New(mgr.GetClient(), cacheOpts...)
 
-	// Kueue batches the requeueing of inadmissible workloads for a wall
-	// second; on a virtual clock that second would fall between simulated
-	// instants, so freed quota is offered at once instead.
-	requeuer := qcache.NewRequeuer(qcache.WithBatchPeriod(0))
-	if err := mgr.Add(requeuer); err != nil {
-		return nil, fmt.Errorf("adding Kueue's workload requeuer: %w", err)
-	}
 	preemption := preemptexpectations.New()
 	queueOpts = append(queueOpts, qcache.WithPreemptionExpectations(preemption))
 	gate := &SchedulerGate{checker: cCache}
-	queues := qcache.NewManager(mgr.GetClient(), gate, requeuer, queueOpts...)
+	var queues *qcache.Manager
+	var requeues *Requeues
+	if o.callerRequeues {
+		m, r := qcache.NewManagerForUnitTestsWithRequeuer(mgr.GetClient(), gate, queueOpts...)
+		var err error
+		if requeues, err = newRequeues(m, r); err != nil {
+			return nil, err
+		}
+		queues = m
+	} else {
+		// Kueue's own requeuer, batching for a wall second.
+		requeuer := qcache.NewRequeuer()
+		if err := mgr.Add(requeuer); err != nil {
+			return nil, fmt.Errorf("adding Kueue's workload requeuer: %w", err)
+		}
+		queues = qcache.NewManager(mgr.GetClient(), gate, requeuer, queueOpts...)
+	}
 	gate.queues = queues
 
 	if err := indexer.Setup(ctx, mgr.GetFieldIndexer()); err != nil {
@@ -233,7 +251,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	if err := mgr.Add(sched); err != nil {
 		return nil, fmt.Errorf("adding Kueue's scheduler: %w", err)
 	}
-	return &Kueue{Queues: queues, Cache: cCache, Config: cfg, Gate: gate}, nil
+	return &Kueue{Queues: queues, Cache: cCache, Config: cfg, Gate: gate, Requeues: requeues}, nil
 }
 
 func blockForPodsReady(cfg *configapi.Configuration) bool {
