@@ -230,7 +230,7 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 		case !kueueChurn(busy):
 			trying = time.Time{}
 		case s.progress == nil:
-		case trying.IsZero() || s.progress() != decided:
+		case trying.IsZero() || s.progress() != decided || draining(tryReason, busy):
 			if strings.HasPrefix(busy, kueueTrying) {
 				trying, decided, tryReason, tryRev = time.Now(), s.progress(), busy, rev
 				if tried, err = s.inadmissibleCycles(); err != nil {
@@ -322,6 +322,27 @@ func retriedNote(reason string, wrote bool) string {
 		msg += " while writing to the API (one cause: a pending workload whose message changes at every try, whose status Kueue then rewrites for as long as it stays pending, in a real cluster too)"
 	}
 	return msg + "; the step moved on, as nothing changes before simulated time does"
+}
+
+// draining tells whether Kueue's active queue shrank between two busy
+// reasons: fewer workloads to try in the same ClusterQueue than when the
+// wait last started over (a count that goes back up and down again, as a
+// retry loop's may, is no progress). Kueue tries one head
+// per ClusterQueue a cycle, so a queue of many workloads it cannot admit
+// takes as many cycles to set aside, each writing a pending message: that
+// is progress, however long a slow machine takes, not a retry loop, and a
+// step that moved on before the queue drained would leave Kueue working
+// into the next instant.
+func draining(was, now string) bool {
+	var n0, n1 float64
+	var cq0, cq1 string
+	if _, err := fmt.Sscanf(was, kueueTrying+" %g workloads to try in ClusterQueue %s", &n0, &cq0); err != nil {
+		return false
+	}
+	if _, err := fmt.Sscanf(now, kueueTrying+" %g workloads to try in ClusterQueue %s", &n1, &cq1); err != nil {
+		return false
+	}
+	return cq1 == cq0 && n1 < n0
 }
 
 // takeRetriedNotes hands over the notes of waits that moved on while Kueue

@@ -94,3 +94,21 @@ func TestSettleMovesOnWhenKueueRetriesWithoutProgress(t *testing.T) {
 		})
 	}
 }
+
+func TestDraining(t *testing.T) {
+	for _, tc := range []struct {
+		was, now string
+		want     bool
+	}{
+		{kueueTrying + " 34 workloads to try in ClusterQueue fifo", kueueTrying + " 30 workloads to try in ClusterQueue fifo", true},
+		{kueueTrying + " 30 workloads to try in ClusterQueue fifo", kueueTrying + " 30 workloads to try in ClusterQueue fifo", false},
+		{kueueTrying + " 30 workloads to try in ClusterQueue fifo", kueueTrying + " 31 workloads to try in ClusterQueue fifo", false},
+		{kueueTrying + " 30 workloads to try in ClusterQueue fifo", kueueTrying + " 2 workloads to try in ClusterQueue pair", false},
+		{etcdChanging, kueueTrying + " 2 workloads to try in ClusterQueue fifo", false},
+		{kueueTrying + " 3 workloads to try in ClusterQueue fifo", etcdChanging, false},
+	} {
+		if got := draining(tc.was, tc.now); got != tc.want {
+			t.Errorf("draining(%q, %q) = %v, want %v", tc.was, tc.now, got, tc.want)
+		}
+	}
+}
