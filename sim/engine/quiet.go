@@ -61,6 +61,11 @@ const (
 	tryAttempts     = 3
 )
 
+// kueueTryingFormat is the whole busy reason of Kueue's pending-active
+// gauge: the count, then the ClusterQueue (written by inProcess, read back
+// by draining).
+const kueueTryingFormat = kueueTrying + " %g workloads to try in ClusterQueue %s"
+
 // relaxedPoll is the settle poll of relaxed pacing: the control plane is
 // quiet after settleRounds polls with no write (30 ms instead of 60 ms).
 const relaxedPoll = 10 * time.Millisecond
@@ -336,10 +341,10 @@ func retriedNote(reason string, wrote bool) string {
 func draining(was, now string) bool {
 	var n0, n1 float64
 	var cq0, cq1 string
-	if _, err := fmt.Sscanf(was, kueueTrying+" %g workloads to try in ClusterQueue %s", &n0, &cq0); err != nil {
+	if _, err := fmt.Sscanf(was, kueueTryingFormat, &n0, &cq0); err != nil {
 		return false
 	}
-	if _, err := fmt.Sscanf(now, kueueTrying+" %g workloads to try in ClusterQueue %s", &n1, &cq1); err != nil {
+	if _, err := fmt.Sscanf(now, kueueTryingFormat, &n1, &cq1); err != nil {
 		return false
 	}
 	return cq1 == cq0 && n1 < n0
@@ -423,7 +428,7 @@ func (s *settler) inProcess() (string, error) {
 		case "kueue_pending_workloads":
 			for _, m := range mf.GetMetric() {
 				if label(m, "status") == "active" && m.GetGauge().GetValue() > 0 && (s.paused == nil || !s.paused()) {
-					return fmt.Sprintf(kueueTrying+" %g workloads to try in ClusterQueue %s", m.GetGauge().GetValue(), label(m, "cluster_queue")), nil
+					return fmt.Sprintf(kueueTryingFormat, m.GetGauge().GetValue(), label(m, "cluster_queue")), nil
 				}
 			}
 		}

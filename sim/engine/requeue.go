@@ -47,7 +47,7 @@ func (r *Runner) requeue(ctx context.Context, items []*item) {
 	for _, it := range items {
 		if it.act == actRequeue {
 			r.requeuePlanned = false
-			r.requeued += r.t.Requeues.Process(ctx)
+			r.t.Requeues.Process(ctx)
 			return
 		}
 	}

@@ -129,10 +129,8 @@ type Runner struct {
 	// retriedSeen: the settle's notes on Kueue retrying without progress
 	// already in the event log (see settler.takeRetriedNotes).
 	retriedSeen map[string]bool
-	// requeuePlanned: a requeue instant is in the queue (requeue.go);
-	// requeued counts the workloads Kueue moved back at those instants.
+	// requeuePlanned: a requeue instant is in the queue (requeue.go).
 	requeuePlanned bool
-	requeued       int
 }
 
 // Option configures a Runner.

@@ -60,7 +60,9 @@ type testRequeuer interface {
 // ClusterQueue and root cohort names.
 var requestSets = []string{"cqs", "cohorts"}
 
-// newRequeues builds Kueue's queue manager with the collecting requeuer.
+// newRequeues wraps the collecting requeuer r of Kueue's queue manager
+// queues, after checking that r still keeps its requests where Pending
+// reads them.
 func newRequeues(queues *qcache.Manager, r testRequeuer) (*Requeues, error) {
 	v := reflect.ValueOf(r)
 	if v.Kind() == reflect.Pointer {
