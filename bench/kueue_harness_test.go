@@ -103,6 +103,11 @@ func BenchmarkKueueHarness(b *testing.B) {
 					b.Logf("Kueue's harness: %.2f scheduling cycles per workload %v (as of its last metrics scrape)", f.CyclesPerWorkload(), cycles)
 					b.ReportMetric(f.CyclesPerWorkload(), "kueue-cycles/workload")
 				}
+				if l, err := harnessLoad(filepath.Join(out, "wlStates.csv")); err != nil {
+					b.Logf("Kueue's harness: no admission waits: %v", err)
+				} else {
+					b.Logf("Kueue's harness: %v (wall time from each workload's creation)", l)
+				}
 				b.ReportMetric(wall.Seconds(), "wall-s")
 				b.ReportMetric(float64(n)/wall.Seconds(), "workloads/s")
 				b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")

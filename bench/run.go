@@ -49,6 +49,9 @@ type Figures struct {
 	// result (its kueue_admission_attempts_total: "success",
 	// "inadmissible").
 	KueueCycles map[string]float64 `json:",omitempty"`
+	// Load is how long workloads waited for admission and how often Kueue
+	// evicted, to set beside the harness's (see Load).
+	Load Load
 }
 
 // WorkloadsPerSecond is simulated workloads per wall second.
@@ -74,9 +77,9 @@ func (f Figures) String() string {
 	if len(hash) > 12 {
 		hash = hash[:12]
 	}
-	return fmt.Sprintf("%-28s %s pacing %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB  CPU (%s)  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s, decisions %s; Kueue cycles %.1f/wl (%v); busy polls %v",
+	return fmt.Sprintf("%-28s %s pacing %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB  CPU (%s)  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s, decisions %s; Kueue cycles %.1f/wl (%v); %v; busy polls %v",
 		f.Scenario, f.Pacing, f.Workloads, f.Wall.Seconds(), 100*f.Settling.Seconds()/max(f.Wall.Seconds(), 1e-9), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
-		formatCPU(f.CPU), f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, hash, f.CyclesPerWorkload(), f.KueueCycles, f.SettleWaits)
+		formatCPU(f.CPU), f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, hash, f.CyclesPerWorkload(), f.KueueCycles, f.Load, f.SettleWaits)
 }
 
 // Options of a measured run.
@@ -162,6 +165,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 	fig.Decisions = hex.EncodeToString(decisions.Sum(nil))
 	if res.Run != nil {
 		fig.Simulated = res.Run.End
+		fig.Load = runLoad(res.Run)
 	}
 	return fig, nil
 }
