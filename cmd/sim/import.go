@@ -42,7 +42,7 @@ gpu_spec becomes a required node affinity on the allowed models).
 --mode timed replays creation and deletion times. --mode fill is the FGD
 paper's method: tasks in trace order that never leave, resampled with the
 seed until requested GPUs reach 130% of capacity; simulated second j is then
-j% of capacity requested. Run the scenario (sim run --relaxed --report DIR)
+j% of capacity requested. Run the scenario (sim run --report DIR)
 and read its allocation curve with sim import openb-curve.
 
 --gpu-sharing whole (default) gives a fractional task a whole nvidia.com/gpu;

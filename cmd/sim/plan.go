@@ -59,7 +59,7 @@ completed), 1 none did (or a run failed to complete), 2 invalid input.`,
 	fl.StringVar(&f.shard, "shard", "", "run only part i of n of the sweep (i/n, 0 ≤ i < n)")
 	fl.StringVar(&f.out, "out", "plan", "folder for plan.json, plan.md, plan.svg and the runs")
 	fl.Int64Var(&f.seed, "seed", 0, "seed for every run (default: the scenario's)")
-	fl.BoolVar(&f.relaxed, "relaxed", false, "run with relaxed pacing (faster; decision traces vary)")
+	fl.BoolVar(&f.relaxed, "relaxed", false, "run each point with sim run --relaxed (deletes finished workloads as it goes: less memory on large runs; no faster, and decision traces vary)")
 	cmd.AddCommand(newPlanMergeCmd())
 	return cmd
 }

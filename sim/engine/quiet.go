@@ -91,6 +91,9 @@ type settler struct {
 	attempts func() (float64, error)
 	// retriedNotes: see takeRetriedNotes.
 	retriedNotes []string
+	// active is Kueue's active workloads over all ClusterQueues, as the
+	// last read of its pending gauge found them (see draining).
+	active float64
 	// observe runs at every poll, on the caller's goroutine: the engine
 	// drains its observations there.
 	observe func()
@@ -196,7 +199,8 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 	lastRev, rounds := "", 0
 	var trying time.Time // since when Kueue has had workloads to try and made no decision
 	var decided int64
-	var tried float64 // Kueue's inadmissible cycles when trying began
+	var tried float64  // Kueue's inadmissible cycles when trying began
+	var tryActive float64 // Kueue's active workloads, all ClusterQueues, then
 	var tryReason, tryRev string
 	noted := false
 	interval := s.poll
@@ -235,9 +239,9 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 		case !kueueChurn(busy):
 			trying = time.Time{}
 		case s.progress == nil:
-		case trying.IsZero() || s.progress() != decided || draining(tryReason, busy):
+		case trying.IsZero() || s.progress() != decided || draining(tryActive, s.active, busy):
 			if strings.HasPrefix(busy, kueueTrying) {
-				trying, decided, tryReason, tryRev = time.Now(), s.progress(), busy, rev
+				trying, decided, tryReason, tryRev, tryActive = time.Now(), s.progress(), busy, rev, s.active
 				if tried, err = s.inadmissibleCycles(); err != nil {
 					return "", err
 				}
@@ -329,25 +333,23 @@ func retriedNote(reason string, wrote bool) string {
 	return msg + "; the step moved on, as nothing changes before simulated time does"
 }
 
-// draining tells whether Kueue's active queue shrank between two busy
-// reasons: fewer workloads to try in the same ClusterQueue than when the
-// wait last started over (a count that goes back up and down again, as a
-// retry loop's may, is no progress). Kueue tries one head
-// per ClusterQueue a cycle, so a queue of many workloads it cannot admit
-// takes as many cycles to set aside, each writing a pending message: that
-// is progress, however long a slow machine takes, not a retry loop, and a
-// step that moved on before the queue drained would leave Kueue working
-// into the next instant.
-func draining(was, now string) bool {
-	var n0, n1 float64
-	var cq0, cq1 string
-	if _, err := fmt.Sscanf(was, kueueTryingFormat, &n0, &cq0); err != nil {
-		return false
-	}
-	if _, err := fmt.Sscanf(now, kueueTryingFormat, &n1, &cq1); err != nil {
-		return false
-	}
-	return cq1 == cq0 && n1 < n0
+// draining tells whether Kueue's active queues shrank: busy is Kueue's
+// pending gauge and fewer workloads are left to try, over all
+// ClusterQueues, than when the wait last started over (was; now is the
+// settler's active). A count that goes back up and down again, as a retry
+// loop's may, is no progress. Kueue tries one head per ClusterQueue a
+// cycle, so a queue of many workloads it cannot admit takes as many cycles
+// to set aside, each writing a pending message: that is progress, however
+// long a slow machine takes, not a retry loop, and a step that moved on
+// before the queues drained would leave Kueue working into the next
+// instant. The count is the total, not the ClusterQueue the busy reason
+// names: with many ClusterQueues draining side by side, the named one
+// empties first and the next one named holds more, and comparing the two
+// (as kueue-sim did until session 13) moved on mid-drain whenever a slow
+// machine took a second to drain the rest: the 15k baseline wrote a
+// different decisions.jsonl every run.
+func draining(was, now float64, busy string) bool {
+	return strings.HasPrefix(busy, kueueTrying) && now < was
 }
 
 // takeRetriedNotes hands over the notes of waits that moved on while Kueue
@@ -413,6 +415,7 @@ func (s *settler) busy(ctx context.Context) (string, error) {
 // inProcess reads the work queues of every in-process controller (Kueue's,
 // kueue-sim's) and Kueue's queue of workloads it has yet to try.
 func (s *settler) inProcess() (string, error) {
+	s.active = 0
 	mfs, err := s.gatherer.Gather()
 	if err != nil {
 		return "", fmt.Errorf("reading controller metrics: %w", err)
@@ -426,10 +429,20 @@ func (s *settler) inProcess() (string, error) {
 				}
 			}
 		case "kueue_pending_workloads":
+			if s.paused != nil && s.paused() {
+				continue
+			}
+			first := ""
 			for _, m := range mf.GetMetric() {
-				if label(m, "status") == "active" && m.GetGauge().GetValue() > 0 && (s.paused == nil || !s.paused()) {
-					return fmt.Sprintf(kueueTryingFormat, m.GetGauge().GetValue(), label(m, "cluster_queue")), nil
+				if n := m.GetGauge().GetValue(); label(m, "status") == "active" && n > 0 {
+					s.active += n
+					if first == "" {
+						first = fmt.Sprintf(kueueTryingFormat, n, label(m, "cluster_queue"))
+					}
 				}
+			}
+			if first != "" {
+				return first, nil
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // kueuePending is a registry with Kueue's pending-workloads gauge at n
@@ -96,19 +97,60 @@ func TestSettleMovesOnWhenKueueRetriesWithoutProgress(t *testing.T) {
 }
 
 func TestDraining(t *testing.T) {
+	trying := kueueTrying + " 3 workloads to try in ClusterQueue fifo"
 	for _, tc := range []struct {
-		was, now string
+		was, now float64
+		busy     string
 		want     bool
 	}{
-		{kueueTrying + " 34 workloads to try in ClusterQueue fifo", kueueTrying + " 30 workloads to try in ClusterQueue fifo", true},
-		{kueueTrying + " 30 workloads to try in ClusterQueue fifo", kueueTrying + " 30 workloads to try in ClusterQueue fifo", false},
-		{kueueTrying + " 30 workloads to try in ClusterQueue fifo", kueueTrying + " 31 workloads to try in ClusterQueue fifo", false},
-		{kueueTrying + " 30 workloads to try in ClusterQueue fifo", kueueTrying + " 2 workloads to try in ClusterQueue pair", false},
-		{etcdChanging, kueueTrying + " 2 workloads to try in ClusterQueue fifo", false},
-		{kueueTrying + " 3 workloads to try in ClusterQueue fifo", etcdChanging, false},
+		{34, 30, trying, true},
+		{30, 30, trying, false},
+		{30, 31, trying, false},
+		{30, 2, etcdChanging, false},
 	} {
-		if got := draining(tc.was, tc.now); got != tc.want {
-			t.Errorf("draining(%q, %q) = %v, want %v", tc.was, tc.now, got, tc.want)
+		if got := draining(tc.was, tc.now, tc.busy); got != tc.want {
+			t.Errorf("draining(%v, %v, %q) = %v, want %v", tc.was, tc.now, tc.busy, got, tc.want)
 		}
+	}
+}
+
+// drainingQueues is Kueue's pending gauge for ClusterQueues a and b whose
+// active workloads Kueue sets aside one every step of wall time, a's
+// first: the reason the settle names moves from a (emptied) to b (fuller).
+func drainingQueues(a, b float64, step time.Duration) prometheus.Gatherer {
+	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kueue_pending_workloads"}, []string{"cluster_queue", "status"})
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(g)
+	began := time.Now()
+	return prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+		gone := float64(time.Since(began) / step)
+		g.WithLabelValues("a", "active").Set(max(a-gone, 0))
+		g.WithLabelValues("b", "active").Set(max(b-max(gone-a, 0), 0))
+		return reg.Gather()
+	})
+}
+
+// TestSettleWaitsWhileQueuesDrainInTurn: Kueue setting aside the workloads
+// of one ClusterQueue, then another's, a slow machine taking longer than
+// the settle's grace for each, is progress to the end; until session 13
+// the settle compared the first ClusterQueue's count with the next one's
+// and moved on mid-drain.
+func TestSettleWaitsWhileQueuesDrainInTurn(t *testing.T) {
+	// b takes five graces to drain, one workload a tenth of a grace.
+	s := &settler{poll: time.Millisecond, rounds: settleRounds, timeout: 5 * time.Second, tryGrace: 50 * time.Millisecond,
+		gatherer: drainingQueues(2, 50, 5*time.Millisecond), index: newBusyIndex(), informerQuiet: true,
+		progress: func() int64 { return 7 }, waits: map[string]int{}}
+	busy, err := s.wait(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if busy != "" {
+		t.Fatalf("wait() = %q, want quiet once both queues drained", busy)
+	}
+	if notes := s.takeRetriedNotes(); len(notes) > 0 {
+		t.Errorf("the settle moved on while Kueue drained: %q (polls by reason: %v)", notes, s.waits)
+	}
+	if s.active != 0 {
+		t.Errorf("settled with %v workloads left to try", s.active)
 	}
 }
