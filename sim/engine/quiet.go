@@ -199,7 +199,7 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 	lastRev, rounds := "", 0
 	var trying time.Time // since when Kueue has had workloads to try and made no decision
 	var decided int64
-	var tried float64  // Kueue's inadmissible cycles when trying began
+	var tried float64     // Kueue's inadmissible cycles when trying began
 	var tryActive float64 // Kueue's active workloads, all ClusterQueues, then
 	var tryReason, tryRev string
 	noted := false
