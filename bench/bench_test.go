@@ -56,10 +56,36 @@ func BenchmarkBaseline(b *testing.B) {
 					}
 					b.Log(fig)
 					report(b, fig)
+					sameDecisions(b, file+"/"+strconv.Itoa(n), fig.Decisions)
 				}
 			})
 		}
 	}
+}
+
+// decisionsSeen holds the decisions.jsonl hash of each scenario and size
+// run so far in this process (-count runs a benchmark again in it).
+var decisionsSeen = hashes{}
+
+// sameDecisions fails the benchmark when a run wrote other decisions than
+// an earlier one of the same scenario and size: replays are
+// deterministic, and a benchmark is where large runs are repeated.
+func sameDecisions(b *testing.B, key, hash string) {
+	if err := decisionsSeen.check(key, hash); err != nil {
+		b.Error(err)
+	}
+}
+
+// hashes are decisions.jsonl hashes by scenario and size.
+type hashes map[string]string
+
+// check records hash for key, or says how it differs from the one recorded.
+func (h hashes) check(key, hash string) error {
+	if was, ok := h[key]; ok && was != hash {
+		return fmt.Errorf("%s: decisions.jsonl %.12s differs from an earlier run's %.12s: the replay is not deterministic (rerun with KUEUESIM_BENCH_EVENTS_DIR set and compare the event logs)", key, hash, was)
+	}
+	h[key] = hash
+	return nil
 }
 
 // eventsName is where a run's event log goes, when KUEUESIM_BENCH_EVENTS_DIR
