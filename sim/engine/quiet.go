@@ -62,8 +62,9 @@ const (
 )
 
 // kueueTryingFormat is the whole busy reason of Kueue's pending-active
-// gauge: the count, then the ClusterQueue (written by inProcess, read back
-// by draining).
+// gauge: the first ClusterQueue with workloads to try and their count
+// (draining compares the total over all ClusterQueues, the settler's
+// active).
 const kueueTryingFormat = kueueTrying + " %g workloads to try in ClusterQueue %s"
 
 // relaxedPoll is the settle poll of relaxed pacing: the control plane is
@@ -346,8 +347,8 @@ func retriedNote(reason string, wrote bool) string {
 // names: with many ClusterQueues draining side by side, the named one
 // empties first and the next one named holds more, and comparing the two
 // (as kueue-sim did until session 13) moved on mid-drain whenever a slow
-// machine took a second to drain the rest: the 15k baseline wrote a
-// different decisions.jsonl every run.
+// machine took a second to drain the rest: two 15k baseline runs wrote
+// different decisions.jsonl.
 func draining(was, now float64, busy string) bool {
 	return strings.HasPrefix(busy, kueueTrying) && now < was
 }
