@@ -17,6 +17,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/go-logr/logr"
+	ctrl "sigs.k8s.io/controller-runtime"
+
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/engine"
 )
@@ -34,6 +37,9 @@ const (
 	// there for the run: goroutine dumps and block profiles show where a
 	// run waits, which a CPU profile does not.
 	envPprof = "KUEUESIM_BENCH_PPROF_ADDR"
+	// envKueueLog, when set (file[:verbosity], verbosity 2 if left out),
+	// writes Kueue's log there in simulated time (kueuelog.go).
+	envKueueLog = "KUEUESIM_BENCH_KUEUE_LOG"
 )
 
 // Spec is one measured run.
@@ -147,6 +153,24 @@ func child(path string) error {
 			return fmt.Errorf("profiling: %w", err)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if p := os.Getenv(envKueueLog); p != "" {
+		o.KueueLogV = 2
+		if i := strings.LastIndexByte(p, ':'); i >= 0 {
+			v, err := strconv.Atoi(p[i+1:])
+			if err != nil {
+				return fmt.Errorf("reading %s=%s: the verbosity after the last ':' is not a number", envKueueLog, p)
+			}
+			p, o.KueueLogV = p[:i], v
+		}
+		f, err := os.Create(p)
+		if err != nil {
+			return fmt.Errorf("opening Kueue's log: %w", err)
+		}
+		defer f.Close()
+		o.KueueLog = f
+	} else {
+		ctrl.SetLogger(logr.Discard())
 	}
 	if addr := os.Getenv(envPprof); addr != "" {
 		runtime.SetBlockProfileRate(int(time.Millisecond))

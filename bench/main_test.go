@@ -9,9 +9,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	ctrl.SetLogger(logr.Discard())
-	if childMain() {
+	if childMain() { // sets its own logger
 		os.Exit(0)
 	}
+	ctrl.SetLogger(logr.Discard())
 	os.Exit(m.Run())
 }

@@ -91,6 +91,10 @@ type Options struct {
 	// the replay's first APIServerProfileFor (30 s when zero).
 	APIServerProfile    string
 	APIServerProfileFor time.Duration
+	// KueueLog, when set, receives Kueue's log at verbosity KueueLogV,
+	// stamped in simulated time (kueuelog.go).
+	KueueLog  io.Writer
+	KueueLogV int
 }
 
 // Run replays s on a fresh embedded control plane and measures it.
@@ -100,6 +104,9 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 		fig.Workloads += int(*w.Count)
 	}
 	clock := &engine.VirtualClock{}
+	if o.KueueLog != nil {
+		logKueue(o.KueueLog, o.KueueLogV, clock)
+	}
 	copts, err := engine.ClusterOptions(s, clock)
 	if err != nil {
 		return fig, err

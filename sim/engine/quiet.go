@@ -240,7 +240,7 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 		case !kueueChurn(busy):
 			trying = time.Time{}
 		case s.progress == nil:
-		case trying.IsZero() || s.progress() != decided || draining(tryActive, s.active, busy):
+		case trying.IsZero() || s.progress() != decided:
 			if strings.HasPrefix(busy, kueueTrying) {
 				trying, decided, tryReason, tryRev, tryActive = time.Now(), s.progress(), busy, rev, s.active
 				if tried, err = s.inadmissibleCycles(); err != nil {
@@ -254,6 +254,21 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 			// Kueue has not run tryAttempts cycles yet: on a loaded machine
 			// time alone is no proof that it is stuck.
 		default:
+			// Before moving on, the gauge is read again, whatever made this
+			// poll busy: while Kueue drains a long queue, each of its cycles
+			// writes pending messages, so etcd's revision moves at most polls
+			// and the gauge that shows the drain is seldom read.
+			active, err := s.activeWorkloads()
+			if err != nil {
+				return "", err
+			}
+			if draining(tryActive, active) {
+				trying, tryActive = time.Now(), active
+				if tried, err = s.inadmissibleCycles(); err != nil {
+					return "", err
+				}
+				break
+			}
 			// Kueue keeps popping and requeuing workloads it cannot admit
 			// (a preemptor whose targets are still being evicted, a
 			// workload that lost its nomination to another), and may flip
@@ -334,23 +349,26 @@ func retriedNote(reason string, wrote bool) string {
 	return msg + "; the step moved on, as nothing changes before simulated time does"
 }
 
-// draining tells whether Kueue's active queues shrank: busy is Kueue's
-// pending gauge and fewer workloads are left to try, over all
-// ClusterQueues, than when the wait last started over (was; now is the
-// settler's active). A count that goes back up and down again, as a retry
-// loop's may, is no progress. Kueue tries one head per ClusterQueue a
-// cycle, so a queue of many workloads it cannot admit takes as many cycles
-// to set aside, each writing a pending message: that is progress, however
-// long a slow machine takes, not a retry loop, and a step that moved on
-// before the queues drained would leave Kueue working into the next
-// instant. The count is the total, not the ClusterQueue the busy reason
-// names: with many ClusterQueues draining side by side, the named one
-// empties first and the next one named holds more, and comparing the two
-// (as kueue-sim did until session 13) moved on mid-drain whenever a slow
-// machine took a second to drain the rest: two 15k baseline runs wrote
-// different decisions.jsonl.
-func draining(was, now float64, busy string) bool {
-	return strings.HasPrefix(busy, kueueTrying) && now < was
+// draining tells whether Kueue's active queues shrank: fewer workloads are
+// left to try, over all ClusterQueues, than when the wait last started over
+// (was; now is a fresh read of the gauge). A count that goes back up and
+// down again, as a retry loop's may, is no progress. Kueue tries one head
+// per ClusterQueue a cycle, so a queue of many workloads it cannot admit
+// takes as many cycles to set aside, each writing a pending message: that
+// is progress, however long a slow machine takes, not a retry loop, and a
+// step that moved on before the queues drained would leave Kueue working
+// into the next instant, where that instant's arrivals and ends would meet
+// a backlog whose size depends on machine speed.
+//
+// Two mistakes made this check miss drains, and each let large baseline
+// runs write different decisions.jsonl: comparing only the ClusterQueue
+// the busy reason names (with many draining side by side, the named one
+// empties first and the next one named holds more; until session 13), and
+// counting only polls whose busy reason was the gauge itself (a drain's
+// pending-message writes keep etcd's revision moving, so most polls never
+// read the gauge; until session 14).
+func draining(was, now float64) bool {
+	return now < was
 }
 
 // takeRetriedNotes hands over the notes of waits that moved on while Kueue
@@ -433,21 +451,44 @@ func (s *settler) inProcess() (string, error) {
 			if s.paused != nil && s.paused() {
 				continue
 			}
-			first := ""
-			for _, m := range mf.GetMetric() {
-				if n := m.GetGauge().GetValue(); label(m, "status") == "active" && n > 0 {
-					s.active += n
-					if first == "" {
-						first = fmt.Sprintf(kueueTryingFormat, n, label(m, "cluster_queue"))
-					}
-				}
-			}
-			if first != "" {
+			var first string
+			if s.active, first = activeIn(mf); first != "" {
 				return first, nil
 			}
 		}
 	}
 	return "", nil
+}
+
+// activeWorkloads reads Kueue's active workloads over all ClusterQueues
+// from its pending gauge (see draining).
+func (s *settler) activeWorkloads() (float64, error) {
+	mfs, err := s.gatherer.Gather()
+	if err != nil {
+		return 0, fmt.Errorf("reading Kueue's pending workloads: %w", err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == "kueue_pending_workloads" {
+			n, _ := activeIn(mf)
+			return n, nil
+		}
+	}
+	return 0, nil
+}
+
+// activeIn sums Kueue's pending gauge mf's active workloads over all
+// ClusterQueues; first is the busy reason naming the first ClusterQueue
+// with any ("" if none).
+func activeIn(mf *dto.MetricFamily) (total float64, first string) {
+	for _, m := range mf.GetMetric() {
+		if n := m.GetGauge().GetValue(); label(m, "status") == "active" && n > 0 {
+			total += n
+			if first == "" {
+				first = fmt.Sprintf(kueueTryingFormat, n, label(m, "cluster_queue"))
+			}
+		}
+	}
+	return total, first
 }
 
 // outOfProcess checks that kube-scheduler and kube-controller-manager have
