@@ -231,6 +231,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	if r.t.Gate != nil {
 		r.t.Gate.LockStep(true)
 		defer r.t.Gate.LockStep(false)
+		defer r.t.Gate.Release() // each step ends with the scheduler parked (park.go)
 	}
 	if r.t.DecisionRevision != nil && r.pacing == Strict {
 		// Once the queues are set up, Kueue's status writes for them
@@ -328,6 +329,9 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 		return err
 	}
 	if err := settle(nil); err != nil {
+		return err
+	}
+	if err := r.park(ctx, settle); err != nil {
 		return err
 	}
 	r.planRequeue()

@@ -52,3 +52,18 @@ func CyclesByResult(mfs []*dto.MetricFamily) map[string]float64 {
 
 // admissionAttempts is the name of Kueue's count of scheduling cycles.
 const admissionAttempts = "kueue_admission_attempts_total"
+
+// TotalCycles is the in-process Kueue's count of finished scheduling
+// cycles so far, whatever their result: Kueue counts a cycle once it has
+// processed every head it took.
+func TotalCycles() (float64, error) {
+	by, err := SchedulingCycles()
+	if err != nil {
+		return 0, err
+	}
+	total := 0.0
+	for _, n := range by {
+		total += n
+	}
+	return total, nil
+}

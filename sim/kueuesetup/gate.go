@@ -2,8 +2,10 @@ package kueuesetup
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -42,6 +44,10 @@ type SchedulerGate struct {
 	// evictions counts the evictions Kueue's scheduler has written.
 	evictions atomic.Int64
 
+	// looked is signalled when a held or paused scheduler looks at its
+	// queues for heads (see Park).
+	looked chan struct{}
+
 	mu       sync.Mutex
 	held     bool
 	lockStep bool // pause after evicting cycles (see LockStep)
@@ -74,7 +80,54 @@ func (g *SchedulerGate) ClusterQueueActive(name kueue.ClusterQueueReference) boo
 	}
 	stopped := g.held || g.paused
 	g.mu.Unlock()
+	if stopped && g.looked != nil {
+		select {
+		case g.looked <- struct{}{}:
+		default:
+		}
+	}
 	return !stopped && g.checker.ClusterQueueActive(name)
+}
+
+// Park holds Kueue's scheduler and returns once it is waiting for heads:
+// no scheduling cycle is running then, and none starts until Release. It
+// waits for a cycle under way to end. A step whose control plane looks
+// quiet may still have a cycle under way: on a loaded machine a cycle can
+// go without writing for longer than the settle's quiet polls, and the
+// next instant (its requeues, its arrivals) would then meet that cycle's
+// tail, which Kueue's queues take differently from a finished cycle (a
+// workload requeued after a retry of the inadmissible ones goes back to
+// the active queue, not aside). Park's caller compares Kueue's count of
+// finished cycles before and after (TotalCycles) to tell whether one was
+// under way.
+//
+// The scheduler takes heads holding the queue manager's lock and asks the
+// gate about every ClusterQueue as it does; Park takes that lock once
+// after the hold, so the next look proves a round of heads that began
+// held, which takes nothing. It returns ctx's error, or an error after
+// timeout if the scheduler never looks (it is not running).
+func (g *SchedulerGate) Park(ctx context.Context, timeout time.Duration) error {
+	g.Hold()
+	if g.queues == nil || g.looked == nil || len(g.queues.GetClusterQueueNames()) == 0 {
+		return nil // no ClusterQueue: the scheduler asks nothing and has nothing to schedule
+	}
+	g.queues.Lock()
+	g.queues.Unlock() //nolint:staticcheck // an empty critical section: a round of heads under way ends
+	select {
+	case <-g.looked:
+	default:
+	}
+	g.queues.Broadcast()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-g.looked:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return fmt.Errorf("Kueue's scheduler did not come back for heads within %s of being held", timeout)
+	}
 }
 
 // Hold keeps Kueue's scheduler from starting another cycle. The pending

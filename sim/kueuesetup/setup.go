@@ -142,7 +142,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 
 	preemption := preemptexpectations.New()
 	queueOpts = append(queueOpts, qcache.WithPreemptionExpectations(preemption))
-	gate := &SchedulerGate{checker: cCache}
+	gate := &SchedulerGate{checker: cCache, looked: make(chan struct{}, 1)}
 	var queues *qcache.Manager
 	var requeues *Requeues
 	if o.callerRequeues {
