@@ -81,7 +81,7 @@ func newObserver(clock *VirtualClock, c client.Reader, s *scenarios.Scenario) *o
 }
 
 // watch registers the informer handlers: each queues what it saw.
-func (o *observer) watch(ctx context.Context, c cache.Cache) error {
+func (o *observer) watch(ctx context.Context, c cache.Cache, seen *seenMarks, resourceOf func(client.Object) (string, error)) error {
 	for _, w := range []struct {
 		obj  client.Object
 		what string
@@ -90,10 +90,25 @@ func (o *observer) watch(ctx context.Context, c cache.Cache) error {
 		if err != nil {
 			return fmt.Errorf("watching %s: %w", w.what, err)
 		}
+		// The settle's "every write delivered" check (seenMarks) reads
+		// these kinds' marks from this handler: an informer hands each
+		// handler its events on the handler's own goroutine, and a mark
+		// set by another handler could run ahead of the inbox, so a step
+		// could end before its last observation reached the loop and the
+		// next instant would record it.
+		mark := func(any) {}
+		if seen != nil {
+			res, err := resourceOf(w.obj)
+			if err != nil {
+				return err
+			}
+			seen.markedBy(res)
+			mark = func(obj any) { seen.mark(res, obj) }
+		}
 		if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-			AddFunc:    func(obj any) { o.inbox.add(observation{obj: obj}) },
-			UpdateFunc: func(old, obj any) { o.inbox.add(observation{old: old, obj: obj}) },
-			DeleteFunc: func(obj any) { o.inbox.add(observation{obj: obj, deleted: true}) },
+			AddFunc:    func(obj any) { o.inbox.add(observation{obj: obj}); mark(obj) },
+			UpdateFunc: func(old, obj any) { o.inbox.add(observation{old: old, obj: obj}); mark(obj) },
+			DeleteFunc: func(obj any) { o.inbox.add(observation{obj: obj, deleted: true}); mark(obj) },
 		}); err != nil {
 			return fmt.Errorf("watching %s: %w", w.what, err)
 		}

@@ -27,9 +27,21 @@ import (
 type seenMarks struct {
 	mu   sync.Mutex
 	seen map[string]int64 // resource → highest resourceVersion delivered
+	// elsewhere are the resources another handler marks (the observer's:
+	// see observer.watch); watch adds no handler of its own for them.
+	elsewhere map[string]bool
 }
 
-func newSeenMarks() *seenMarks { return &seenMarks{seen: map[string]int64{}} }
+func newSeenMarks() *seenMarks {
+	return &seenMarks{seen: map[string]int64{}, elsewhere: map[string]bool{}}
+}
+
+// markedBy records that another handler marks resource (before watch).
+func (m *seenMarks) markedBy(resource string) {
+	m.mu.Lock()
+	m.elsewhere[resource] = true
+	m.mu.Unlock()
+}
 
 // get is Target.Unseen's seen: false for a resource nobody here informs on.
 func (m *seenMarks) get(resource string) (int64, bool) {
@@ -91,17 +103,32 @@ func (m *seenMarks) watch(ctx context.Context, c cache.Cache, resourceOf func(cl
 		if !ok {
 			continue
 		}
-		if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-			AddFunc:    func(obj any) { m.mark(res, obj) },
-			UpdateFunc: func(_, obj any) { m.mark(res, obj) },
-			DeleteFunc: func(obj any) { m.mark(res, obj) },
-		}); err != nil {
-			return fmt.Errorf("watching %s for settle checks: %w", res, err)
+		if err := m.handle(res, inf); err != nil {
+			return err
 		}
 		rv, _ := strconv.ParseInt(synced.LastSyncResourceVersion(), 10, 64)
 		m.mu.Lock()
 		m.seen[res] = max(m.seen[res], rv)
 		m.mu.Unlock()
+	}
+	return nil
+}
+
+// handle marks res from its informer inf's events, unless another
+// handler does already (markedBy).
+func (m *seenMarks) handle(res string, inf cache.Informer) error {
+	m.mu.Lock()
+	elsewhere := m.elsewhere[res]
+	m.mu.Unlock()
+	if elsewhere {
+		return nil
+	}
+	if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { m.mark(res, obj) },
+		UpdateFunc: func(_, obj any) { m.mark(res, obj) },
+		DeleteFunc: func(obj any) { m.mark(res, obj) },
+	}); err != nil {
+		return fmt.Errorf("watching %s for settle checks: %w", res, err)
 	}
 	return nil
 }

@@ -202,7 +202,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	began := time.Now()
 	res := &Result{Seed: r.seed}
 	defer func() { res.Wall = time.Since(began) }()
-	if err := r.obs.watch(ctx, r.t.Cache); err != nil {
+	if err := r.obs.watch(ctx, r.t.Cache, r.seen, resourceOf(r.t.Client)); err != nil {
 		return res, err
 	}
 	if err := r.settle.watch(ctx); err != nil {
