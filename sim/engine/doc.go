@@ -25,7 +25,9 @@
 //     while an instant's actions are applied — concurrently, bookkeeping in
 //     scenario order (concurrent.go, submit.go, finish.go) — until every
 //     arrival is in Kueue's queues and the control plane is quiet; then
-//     Kueue schedules the instant as if it all happened at once.
+//     Kueue schedules the instant as if it all happened at once, and the
+//     step ends with the scheduler parked, held between two cycles, so
+//     that no cycle of one instant runs into the next (park.go).
 //
 // One goroutine, the replay loop, owns every workload's state: informer
 // handlers only queue what they saw (inbox.go), and the loop drains the
