@@ -46,7 +46,7 @@ func (r *Runner) park(ctx context.Context, settle func(also func() string) error
 			break
 		}
 		r.settle.waits[cycleUnderWay]++
-		r.t.Gate.Release()
+		r.t.Gate.Unpark()
 		if err := settle(nil); err != nil {
 			return err
 		}

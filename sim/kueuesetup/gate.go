@@ -157,6 +157,19 @@ func (g *SchedulerGate) Release() {
 	}
 }
 
+// Unpark lets a scheduler held by Park go on as it would have after its
+// last cycle: if that cycle evicted workloads, the scheduler stays paused
+// until Resume, as lock-step wants (Release would let it go on at once).
+func (g *SchedulerGate) Unpark() {
+	g.mu.Lock()
+	was := g.held
+	g.held = false
+	g.mu.Unlock()
+	if was {
+		g.wake()
+	}
+}
+
 // Resume lets a scheduler paused after an evicting cycle go on. It tells
 // whether there was such a pause (taken or about to be taken), that is
 // whether Kueue may now schedule more.
