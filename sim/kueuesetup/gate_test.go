@@ -77,6 +77,17 @@ func TestGatePausesAfterAnEvictingCycle(t *testing.T) {
 	if !g.ClusterQueueActive("cq") {
 		t.Fatal("Release did not let the scheduler go on")
 	}
+	// A cycle that evicts while the scheduler is parked (Park holds it)
+	// still pauses it after Unpark, as it would have without the park.
+	g.Hold()
+	write(metav1.Condition{Type: kueue.WorkloadEvicted, Status: metav1.ConditionTrue, Reason: "Preempted"})
+	g.Unpark()
+	if !g.Paused() || g.ClusterQueueActive("cq") {
+		t.Fatal("after Unpark the scheduler went on past an evicting cycle")
+	}
+	if !g.Resume() || !g.ClusterQueueActive("cq") {
+		t.Fatal("Resume did not let the unparked scheduler go on")
+	}
 	// Without lock-step (no replay resumes it: sim up, sim serve) an
 	// evicting cycle does not pause the scheduler.
 	g.LockStep(false)
