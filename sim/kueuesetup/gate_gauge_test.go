@@ -1,21 +1,11 @@
 package kueuesetup
 
 import (
-	"context"
 	"testing"
 
 	"github.com/go-logr/logr"
 	dto "github.com/prometheus/client_model/go"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
-	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
-	"sigs.k8s.io/kueue/pkg/controller/core/indexer"
 	"sigs.k8s.io/kueue/pkg/metrics"
-	preemptexpectations "sigs.k8s.io/kueue/pkg/scheduler/preemption/expectations"
 	"sigs.k8s.io/kueue/pkg/util/roletracker"
 )
 
@@ -25,30 +15,10 @@ import (
 // scheduler tries nothing (a replay's step once waited out its 2-minute
 // cap on such a stale gauge). Release counts them as active again.
 func TestHoldRecomputesKueuesPendingGauge(t *testing.T) {
-	ctx := context.Background()
-	cq := &kueue.ClusterQueue{ObjectMeta: metav1.ObjectMeta{Name: "gauge-cq"}}
-	lq := &kueue.LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: "lq", Namespace: "ns"},
-		Spec: kueue.LocalQueueSpec{ClusterQueue: "gauge-cq"}}
-	wl := &kueue.Workload{ObjectMeta: metav1.ObjectMeta{Name: "w", Namespace: "ns"},
-		Spec: kueue.WorkloadSpec{QueueName: "lq", PodSets: []kueue.PodSet{{Name: "main", Count: 1,
-			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c",
-				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}}}}}}}}}}
-	scheme := runtime.NewScheme()
-	if err := kueue.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(cq, lq, wl).
-		WithIndex(&kueue.LocalQueue{}, indexer.QueueClusterQueueKey, indexer.IndexQueueClusterQueue).
-		WithIndex(&kueue.Workload{}, indexer.WorkloadQueueKey, indexer.IndexWorkloadQueue).Build()
 	g := &SchedulerGate{checker: allActive{}}
-	m := qcache.NewManager(c, g, qcache.NewRequeuer(), qcache.WithPreemptionExpectations(preemptexpectations.New()))
-	g.queues = m
-	if err := m.AddClusterQueue(ctx, cq); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.AddLocalQueue(ctx, lq); err != nil {
-		t.Fatal(err)
-	}
+	cq, lq := testQueue("gauge-cq")
+	m := testQueues(t, g, cq, lq)
+	wl := testWorkload("w")
 	if err := m.AddOrUpdateWorkload(logr.Discard(), wl); err != nil {
 		t.Fatal(err)
 	}

@@ -7,15 +7,8 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	k8stypes "k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
-	"sigs.k8s.io/kueue/pkg/controller/core/indexer"
 	preemptexpectations "sigs.k8s.io/kueue/pkg/scheduler/preemption/expectations"
 	"sigs.k8s.io/kueue/pkg/workload"
 )
@@ -25,28 +18,9 @@ import (
 // Pending names the ClusterQueue, Process moves the workload back.
 func TestRequeuesWaitForProcess(t *testing.T) {
 	ctx := context.Background()
-	cq := &kueue.ClusterQueue{ObjectMeta: metav1.ObjectMeta{Name: "req-cq"},
-		Spec: kueue.ClusterQueueSpec{NamespaceSelector: &metav1.LabelSelector{}}}
-	lq := &kueue.LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: "lq", Namespace: "ns"},
-		Spec: kueue.LocalQueueSpec{ClusterQueue: "req-cq"}}
-	wl := func(name string) *kueue.Workload {
-		return &kueue.Workload{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", UID: k8stypes.UID("uid-" + name)},
-			Spec: kueue.WorkloadSpec{QueueName: "lq", PodSets: []kueue.PodSet{{Name: "main", Count: 1,
-				Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c",
-					Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}}}}}}}}}}
-	}
-	waiting, running := wl("waiting"), wl("running")
-	scheme := runtime.NewScheme()
-	if err := kueue.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := corev1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "ns"}}
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(cq, lq, ns, waiting, running).
-		WithIndex(&kueue.LocalQueue{}, indexer.QueueClusterQueueKey, indexer.IndexQueueClusterQueue).
-		WithIndex(&kueue.Workload{}, indexer.WorkloadQueueKey, indexer.IndexWorkloadQueue).Build()
+	cq, lq := testQueue("req-cq")
+	waiting, running := testWorkload("waiting"), testWorkload("running")
+	c := testClient(t, cq, lq, waiting, running)
 	g := &SchedulerGate{checker: allActive{}}
 	m, r := qcache.NewManagerForUnitTestsWithRequeuer(c, g, qcache.WithPreemptionExpectations(preemptexpectations.New()))
 	g.queues = m
