@@ -12,8 +12,9 @@ import (
 
 // statusOnlyPrefixes are the etcd keys whose writes, once the scenario's
 // queues are set up, change no decision: Kueue's ClusterQueue, LocalQueue
-// and Cohort status (which Kueue batches for a wall second after every
-// change: constants.UpdatesBatchPeriod), leases and Events.
+// and Cohort status (Kueue batches the first two for a second after every
+// change, constants.UpdatesBatchPeriod, a simulated second in a replay:
+// kueuesetup's status batching), leases and Events.
 var statusOnlyPrefixes = []string{
 	"/registry/kueue.x-k8s.io/clusterqueues/",
 	"/registry/kueue.x-k8s.io/localqueues/",

@@ -2,7 +2,8 @@
 // virtual clock.
 //
 // Simulated time jumps from event to event (arrivals, ends of runs,
-// deletions). At each simulated time the engine applies that time's events
+// deletions, and Kueue's retries of inadmissible workloads one batch
+// period after quota freed: requeue.go). At each simulated time the engine applies that time's events
 // through the real admission path (webhooks, Kueue, kube-scheduler), then
 // waits until the control plane is quiet — every in-process work queue
 // empty, Kueue with nothing left to try, kube-controller-manager and
@@ -27,13 +28,14 @@
 //     arrival is in Kueue's queues and the control plane is quiet; then
 //     Kueue schedules the instant as if it all happened at once, and the
 //     step ends with the scheduler parked, held between two cycles, so
-//     that no cycle of one instant runs into the next (park.go).
+//     that no cycle of one instant runs into the next (park.go; a
+//     --realtime run releases it instead, see there).
 //
 // One goroutine, the replay loop, owns every workload's state: informer
 // handlers only queue what they saw (inbox.go), and the loop drains the
 // queue at each settle poll and at the end of each step (observer.go,
 // endstep.go). Kueue's weighted shares are read from its scheduler cache
-// once a step has settled (shares.go). RelaxedPacing settles on informer
+// once a step has settled (shares.go). Relaxed pacing settles on informer
 // events rather than etcd's revision and deletes finished workloads'
 // objects as the run goes (prune.go).
 //

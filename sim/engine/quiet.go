@@ -68,7 +68,9 @@ const (
 const kueueTryingFormat = kueueTrying + " %g workloads to try in ClusterQueue %s"
 
 // relaxedPoll is the settle poll of relaxed pacing: the control plane is
-// quiet after settleRounds polls with no write (30 ms instead of 60 ms).
+// quiet after settleRounds polls with no informer event (settlePoll's
+// length; strict pacing on the embedded control plane polls every
+// seenPoll instead).
 const relaxedPoll = 10 * time.Millisecond
 
 // settler tells whether the control plane has finished reacting.

@@ -235,7 +235,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	}
 	if r.t.DecisionRevision != nil && r.pacing == Strict {
 		// Once the queues are set up, Kueue's status writes for them
-		// (batched for a wall second after every change) decide nothing:
+		// (batched for a second after every change) decide nothing:
 		// steps settle without waiting for them.
 		r.settle.etcdRevision = r.t.DecisionRevision
 		r.settle.ignore = statusControllers

@@ -19,8 +19,8 @@ type ShareReader func(name string, cohort bool) (int64, bool)
 // settled: what Kueue's scheduler would rank by at that simulated instant.
 // It reads them from Kueue's scheduler cache in process, never computes
 // them. (The same numbers reach status.fairSharing.weightedShare, but
-// Kueue batches ClusterQueue status writes for a wall second, so a status
-// read at the end of a step could be a step late.) Share events are
+// Kueue batches ClusterQueue status writes for a second, simulated in a
+// replay, so a status read at the end of a step could be a step late.) Share events are
 // observations, not decisions.
 type shareObserver struct {
 	clock   *VirtualClock

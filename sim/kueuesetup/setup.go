@@ -71,10 +71,6 @@ var (
 	setupDone       bool
 )
 
-// Setup adds Kueue's indexes, controllers, job integrations, webhooks and
-// scheduler to mgr, configured by cfg (from LoadConfig). ctx bounds Kueue's
-// background goroutines; the manager must be started after Setup returns.
-// It may be called once per process.
 // Metrics holds Kueue's metrics. Kueue registers them with
 // controller-runtime's registry, which a run's settle check reads in full at
 // every poll for the work queues' depth (Registry.Gather took 6.6 ms a call
@@ -83,6 +79,10 @@ var (
 // metrics endpoint, so they live here instead.
 var Metrics = prometheus.NewRegistry()
 
+// Setup adds Kueue's indexes, controllers, job integrations, webhooks and
+// scheduler to mgr, configured by cfg (from LoadConfig). ctx bounds Kueue's
+// background goroutines; the manager must be started after Setup returns.
+// It may be called once per process.
 func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, opts ...Option) (*Kueue, error) {
 	o := options{}
 	for _, opt := range opts {
@@ -108,9 +108,10 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 		metrics.Register()
 	})
 
-	// metrics.localQueueMetrics as Kueue's main reads it: the queue manager
-	// recounts a LocalQueue's pending workloads at every change of its
-	// ClusterQueue's queue unless the configuration turns that off.
+	// Kueue runs with its LocalQueue metrics off, which nothing here can
+	// read (lqmetrics.go); Kueue.Config keeps the configuration as given.
+	given := cfg
+	cfg = withoutLocalQueueMetrics(cfg)
 	lqMetrics := metrics.NewLocalQueueMetricsConfig(cfg.Metrics.LocalQueueMetrics)
 	cacheOpts := []schdcache.Option{
 		schdcache.WithPodsReadyTracking(blockForPodsReady(cfg)),
@@ -189,10 +190,15 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 
 	coreMgr := mgr
 	if o.timers != nil {
-		coreMgr = statusBatchManager{Manager: mgr, timers: o.timers}
+		coreMgr = newStatusBatchManager(mgr, o.timers)
 	}
 	if failed, err := core.SetupControllers(coreMgr, queues, cCache, cfg, nil, preemption, nil); err != nil {
 		return nil, fmt.Errorf("setting up Kueue controller %s: %w", failed, err)
+	}
+	if sm, ok := coreMgr.(statusBatchManager); ok {
+		if err := sm.checkWrapped(); err != nil {
+			return nil, err
+		}
 	}
 	if features.Enabled(features.FailureRecoveryPolicy) {
 		if failed, err := failurerecovery.SetupControllers(mgr, cfg, nil); err != nil {
@@ -251,7 +257,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	if err := mgr.Add(sched); err != nil {
 		return nil, fmt.Errorf("adding Kueue's scheduler: %w", err)
 	}
-	return &Kueue{Queues: queues, Cache: cCache, Config: cfg, Gate: gate, Requeues: requeues}, nil
+	return &Kueue{Queues: queues, Cache: cCache, Config: given, Gate: gate, Requeues: requeues}, nil
 }
 
 func blockForPodsReady(cfg *configapi.Configuration) bool {

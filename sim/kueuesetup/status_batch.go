@@ -3,6 +3,8 @@ package kueuesetup
 import (
 	"fmt"
 	"reflect"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,10 +15,12 @@ import (
 	"sigs.k8s.io/kueue/pkg/constants"
 )
 
-// Kueue writes ClusterQueue, LocalQueue and Cohort status in batches: a
+// Kueue writes ClusterQueue and LocalQueue status in batches: a
 // workload's change queues its queue's reconcile a second later
 // (constants.UpdatesBatchPeriod, through the controller's work queue), so
-// a busy queue writes its status about once a second. The work queue
+// a busy queue writes its status about once a second. (Kueue v0.17's
+// Cohort controller queues at once; its queue is wrapped too, in case a
+// later Kueue batches it, and meanwhile the wrapper changes nothing.) The work queue
 // counts that second on the wall clock. A replay that compresses 6
 // simulated seconds into 45 wall seconds then makes Kueue write every
 // queue's status 45 times instead of 6: in a 1k baseline replay those
@@ -26,7 +30,7 @@ import (
 //
 // Kueue offers no clock for these queues, and controller-runtime builds a
 // controller's queue from the controller's options, which Kueue fixes. So
-// Setup hands Kueue a manager whose Add gives the three status controllers
+// Setup hands Kueue a manager whose Add gives the status controllers
 // a queue that counts the batch second (an AddAfter of exactly
 // constants.UpdatesBatchPeriod) in simulated time. Everything else about
 // the queue stays controller-runtime's: immediate adds, the rate-limited
@@ -48,8 +52,11 @@ type SimulatedTimers interface {
 func WithSimulatedTimers(t SimulatedTimers) Option { return func(o *options) { o.timers = t } }
 
 // statusBatchControllers are the controllers whose delays go to simulated
-// time: they only write queue status.
-var statusBatchControllers = map[string]bool{"clusterqueue_controller": true, "localqueue_controller": true, "cohort_controller": true}
+// time: they only write queue status. Setup fails unless those marked true
+// were found: every Kueue sets them up, and not finding them means
+// controller-runtime's controller no longer looks as simulateQueueDelays
+// expects.
+var statusBatchControllers = map[string]bool{"clusterqueue_controller": true, "localqueue_controller": true, "cohort_controller": false}
 
 // newQueueFunc is the type of controller-runtime's Options.NewQueue for
 // Kueue's controllers.
@@ -60,42 +67,73 @@ type newQueueFunc = func(string, workqueue.TypedRateLimiter[reconcile.Request]) 
 // status controllers their simulated-time queue.
 type statusBatchManager struct {
 	ctrl.Manager
-	timers SimulatedTimers
+	timers  SimulatedTimers
+	wrapped map[string]bool // the status controllers given a simulated-time queue
+}
+
+func newStatusBatchManager(m ctrl.Manager, timers SimulatedTimers) statusBatchManager {
+	return statusBatchManager{Manager: m, timers: timers, wrapped: map[string]bool{}}
 }
 
 func (m statusBatchManager) Add(r manager.Runnable) error {
-	if err := simulateQueueDelays(r, m.timers); err != nil {
+	name, err := simulateQueueDelays(r, m.timers)
+	if err != nil {
 		return err
+	}
+	if name != "" {
+		m.wrapped[name] = true
 	}
 	return m.Manager.Add(r)
 }
 
-// simulateQueueDelays wraps the NewQueue of r, when r is one of the status
-// controllers. controller-runtime's controller type is internal; its Name
-// and NewQueue fields are exported, so they are reached by reflection. If
-// a controller-runtime upgrade moves them, this says so rather than
-// leaving the batching on wall time unnoticed.
-func simulateQueueDelays(r manager.Runnable, timers SimulatedTimers) error {
-	v := reflect.ValueOf(r)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+// checkWrapped fails if a status controller every Kueue sets up went by
+// without its queue wrapped: controller-runtime's controller changed
+// shape, and the batching would silently stay on wall time.
+func (m statusBatchManager) checkWrapped() error {
+	var missing []string
+	for name, required := range statusBatchControllers {
+		if required && !m.wrapped[name] {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
 		return nil
 	}
+	sort.Strings(missing)
+	return fmt.Errorf("counting Kueue's status batching in simulated time: no controller named %s was added with a Name and NewQueue field kueue-sim recognises (update sim/kueuesetup/status_batch.go for this controller-runtime)", strings.Join(missing, ", "))
+}
+
+// simulateQueueDelays wraps the NewQueue of r, when r is one of the status
+// controllers, and returns that controller's name. controller-runtime's
+// controller type is internal; its Name and NewQueue fields are exported,
+// so they are reached by reflection. If a controller-runtime upgrade moves
+// NewQueue, this says so; if it moves Name, no controller is recognised
+// and checkWrapped says so once Kueue's controllers are set up: either
+// way the batching is not left on wall time unnoticed.
+func simulateQueueDelays(r manager.Runnable, timers SimulatedTimers) (string, error) {
+	v := reflect.ValueOf(r)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return "", nil
+	}
 	name := v.Elem().FieldByName("Name")
-	if !name.IsValid() || name.Kind() != reflect.String || !statusBatchControllers[name.String()] {
-		return nil
+	if !name.IsValid() || name.Kind() != reflect.String {
+		return "", nil
+	}
+	if _, ok := statusBatchControllers[name.String()]; !ok {
+		return "", nil
 	}
 	field := v.Elem().FieldByName("NewQueue")
 	if !field.IsValid() || !field.CanSet() || field.Type() != reflect.TypeFor[newQueueFunc]() {
-		return fmt.Errorf("counting Kueue's %s status batching in simulated time: controller-runtime's controller (%T) has no NewQueue field of type %v (update sim/kueuesetup/status_batch.go)", name.String(), r, reflect.TypeFor[newQueueFunc]())
+		return "", fmt.Errorf("counting Kueue's %s status batching in simulated time: controller-runtime's controller (%T) has no NewQueue field of type %v (update sim/kueuesetup/status_batch.go)", name.String(), r, reflect.TypeFor[newQueueFunc]())
 	}
 	inner, _ := field.Interface().(newQueueFunc)
 	if inner == nil {
-		return fmt.Errorf("counting Kueue's %s status batching in simulated time: its controller has no queue constructor yet", name.String())
+		return "", fmt.Errorf("counting Kueue's %s status batching in simulated time: its controller has no queue constructor yet", name.String())
 	}
 	field.Set(reflect.ValueOf(newQueueFunc(func(n string, rl workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
 		return &simulatedDelayQueue{TypedRateLimitingInterface: inner(n, rl), timers: timers, waiting: map[reconcile.Request]bool{}}
 	})))
-	return nil
+	return name.String(), nil
 }
 
 // simulatedDelayQueue is a controller's work queue whose AddAfter of the

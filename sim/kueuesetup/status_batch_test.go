@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,7 +79,7 @@ func newQueueOf(t *testing.T, c any) workqueue.TypedRateLimitingInterface[reconc
 func TestStatusControllersCountDelaysInSimulatedTime(t *testing.T) {
 	timers := &fakeTimers{}
 	rec := &recordingManager{}
-	m := statusBatchManager{Manager: rec, timers: timers}
+	m := newStatusBatchManager(rec, timers)
 	cq := newController(t, "clusterqueue_controller")
 	wl := newController(t, "workload_controller")
 	for _, c := range []manager.Runnable{cq, wl} {
@@ -152,4 +153,25 @@ func queueConstructor(c any) (newQueueFunc, error) {
 		return nil, fmt.Errorf("%T's NewQueue is nil", c)
 	}
 	return nq, nil
+}
+
+// TestStatusBatchingFailsWithoutTheStatusControllers: once Kueue's
+// controllers are added, a status controller that was not recognised (and
+// so would batch on wall time) is an error naming it; the Cohort
+// controller, which Kueue v0.17 does not batch, is not required.
+func TestStatusBatchingFailsWithoutTheStatusControllers(t *testing.T) {
+	m := newStatusBatchManager(&recordingManager{}, &fakeTimers{})
+	if err := m.Add(newController(t, "clusterqueue_controller")); err != nil {
+		t.Fatal(err)
+	}
+	err := m.checkWrapped()
+	if err == nil || !strings.Contains(err.Error(), "localqueue_controller") || strings.Contains(err.Error(), "clusterqueue_controller") {
+		t.Fatalf("with the LocalQueue controller missing: %v", err)
+	}
+	if err := m.Add(newController(t, "localqueue_controller")); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.checkWrapped(); err != nil {
+		t.Errorf("with both status controllers added: %v", err)
+	}
 }
