@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/kueue-sim/kueue-sim/sim/engine"
 )
 
 // baselineWorkloads is the size of Kueue's baseline.
@@ -30,14 +28,9 @@ func sizes() []int {
 	return out
 }
 
-// pacing is sim run's default, strict, unless KUEUESIM_BENCH_PACING says
-// relaxed.
-func pacing() engine.Pacing {
-	if os.Getenv("KUEUESIM_BENCH_PACING") == string(engine.Relaxed) {
-		return engine.Relaxed
-	}
-	return engine.Strict
-}
+// pruning is sim run's default, off, unless KUEUESIM_BENCH_PRUNE=1 asks
+// for --prune-finished.
+func pruning() bool { return os.Getenv(envPrune) == "1" }
 
 // BenchmarkBaseline replays Kueue's scheduler-performance baseline shape
 // with raw Workloads and with Jobs at each size.
@@ -47,7 +40,7 @@ func BenchmarkBaseline(b *testing.B) {
 			b.Run(file+"/"+strconv.Itoa(n), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					fig, err := Spawn(context.Background(), Spec{
-						Scenario: "../scenarios/bench/" + file + ".yaml", Workloads: n, Pacing: pacing(),
+						Scenario: "../scenarios/bench/" + file + ".yaml", Workloads: n, Prune: pruning(),
 						CPUProfile: os.Getenv("KUEUESIM_BENCH_PROFILE_DIR") + profileName(file, n),
 						Events:     eventsName(file, n, i),
 					})

@@ -21,7 +21,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
-	"github.com/kueue-sim/kueue-sim/sim/engine"
 )
 
 // Each measured run has its own process, because a process runs at most
@@ -30,7 +29,7 @@ import (
 const (
 	envChild     = "KUEUESIM_BENCH_CHILD"     // scenario file
 	envWorkloads = "KUEUESIM_BENCH_WORKLOADS" // scale to this many workloads (0: as is)
-	envPacing    = "KUEUESIM_BENCH_PACING"    // strict (default, as sim run) or relaxed
+	envPrune     = "KUEUESIM_BENCH_PRUNE"     // 1: delete finished workloads (sim run --prune-finished)
 	envEvents    = "KUEUESIM_BENCH_EVENTS"    // write the event log here
 	envCPU       = "KUEUESIM_BENCH_CPUPROFILE"
 	// envPprof, when set (host:port), serves the child's net/http/pprof
@@ -46,7 +45,7 @@ const (
 type Spec struct {
 	Scenario  string
 	Workloads int
-	Pacing    engine.Pacing
+	Prune     bool
 	Events    string
 	// CPUProfile writes the child's CPU profile (kueue-sim and Kueue).
 	CPUProfile string
@@ -66,7 +65,7 @@ func Spawn(ctx context.Context, spec Spec) (Figures, error) {
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = time.Minute
 	cmd.Env = append(os.Environ(), envChild+"="+spec.Scenario, envWorkloads+"="+strconv.Itoa(spec.Workloads),
-		envPacing+"="+string(spec.Pacing), envEvents+"="+spec.Events, envCPU+"="+spec.CPUProfile)
+		envPrune+"="+prune(spec.Prune), envEvents+"="+spec.Events, envCPU+"="+spec.CPUProfile)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Start(); err != nil {
@@ -93,6 +92,13 @@ func Spawn(ctx context.Context, spec Spec) (Figures, error) {
 			peak = max(peak, TreeRSS(cmd.Process.Pid))
 		}
 	}
+}
+
+func prune(on bool) string {
+	if on {
+		return "1"
+	}
+	return ""
 }
 
 func lastLine(b []byte) []byte {
@@ -129,10 +135,7 @@ func child(path string) error {
 		}
 		Scale(s, float64(n)/float64(total))
 	}
-	o := Options{Pacing: engine.Strict}
-	if os.Getenv(envPacing) == string(engine.Relaxed) {
-		o.Pacing = engine.Relaxed
-	}
+	o := Options{Prune: os.Getenv(envPrune) == "1"}
 	if p := os.Getenv(envEvents); p != "" {
 		f, err := os.Create(p)
 		if err != nil {

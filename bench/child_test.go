@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kueue-sim/kueue-sim/sim/engine"
 	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
 
@@ -19,7 +18,7 @@ func TestSpawnedRunStopsItsControlPlaneWhenCancelled(t *testing.T) {
 	defer cancel()
 	errc := make(chan error, 1)
 	go func() {
-		_, err := Spawn(ctx, Spec{Scenario: "../scenarios/multi-team-fair-sharing.yaml", Pacing: engine.Relaxed})
+		_, err := Spawn(ctx, Spec{Scenario: "../scenarios/multi-team-fair-sharing.yaml"})
 		errc <- err
 	}()
 	// etcd, kube-apiserver, kube-scheduler and kube-controller-manager all

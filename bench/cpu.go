@@ -45,6 +45,16 @@ func (c *cpuTracker) sample(root int) {
 	}
 }
 
+// name is the name sample last read for pid ("?" if none).
+func (c *cpuTracker) name(pid int) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n, ok := c.names[pid]; ok {
+		return n
+	}
+	return "?"
+}
+
 // mark makes what was seen so far the zero: byName then counts from here.
 func (c *cpuTracker) mark(root int) {
 	c.sample(root)

@@ -20,7 +20,7 @@ func traces() string {
 
 // BenchmarkOpenBFill replays the default openb trace in fill mode (8,152
 // tasks resampled to 130% of 6,212 GPUs on 1,213 nodes) with batch Jobs
-// through Kueue and kube-scheduler, relaxed pacing, and prints its
+// through Kueue and kube-scheduler, and prints its
 // allocation curve beside the published policies. It runs once per
 // GPU-sharing mapping (whole GPUs and thousandths; see package openb): the
 // two bracket what a GPU-sharing scheduler reaches. Run one with
@@ -51,7 +51,7 @@ func openBFill(b *testing.B, dir, pods string, sharing openb.Sharing, seed int64
 		b.Fatal(err)
 	}
 	events := filepath.Join(tmp, "events.jsonl")
-	fig, err := Spawn(context.Background(), Spec{Scenario: scenario, Pacing: pacing(), Events: events})
+	fig, err := Spawn(context.Background(), Spec{Scenario: scenario, Prune: pruning(), Events: events})
 	if err != nil {
 		b.Fatal(err)
 	}

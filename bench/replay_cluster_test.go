@@ -59,7 +59,7 @@ func TestReplayCluster(t *testing.T) {
 	}
 	defer w.Stop()
 
-	res, err := engine.New(s, engine.EmbeddedTarget(cp), clock, engine.WithPacing(engine.Relaxed)).Run(ctx)
+	res, err := engine.New(s, engine.EmbeddedTarget(cp), clock).Run(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,16 +5,20 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
 
 // rssSampler follows the resident memory of this process and all its
-// descendants, keeping the peak of their sum, and their CPU time.
+// descendants, keeping the peak of their sum (and what each process held
+// then), and their CPU time.
 type rssSampler struct {
-	mu   sync.Mutex
-	peak int64
+	mu     sync.Mutex
+	peak   int64
+	peakBy map[string]int64 // by process name, at the peak
 	// cpu follows the same processes' CPU time.
 	cpu  *cpuTracker
 	stop context.CancelFunc
@@ -53,12 +57,25 @@ func (s *rssSampler) Stop() int64 {
 
 func (s *rssSampler) sample() {
 	s.cpu.sample(os.Getpid())
-	total := TreeRSS(os.Getpid())
+	var total int64
+	by := map[string]int64{}
+	for _, p := range descendants(os.Getpid()) {
+		r := rss(p)
+		total += r
+		by[s.cpu.name(p)] += r
+	}
 	s.mu.Lock()
 	if total > s.peak {
-		s.peak = total
+		s.peak, s.peakBy = total, by
 	}
 	s.mu.Unlock()
+}
+
+// PeakBy is what each process (by name) held at the tree's peak.
+func (s *rssSampler) PeakBy() map[string]int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.peakBy
 }
 
 // TreeRSS is the resident memory, in bytes, of pid and its descendants
@@ -130,4 +147,20 @@ func rss(pid int) int64 {
 		return 0
 	}
 	return pages * int64(os.Getpagesize())
+}
+
+// formatRSS lists what each process held, largest first, in MiB.
+func formatRSS(by map[string]int64) string {
+	names := make([]string, 0, len(by))
+	for n, b := range by {
+		if b >= 1<<20 {
+			names = append(names, n)
+		}
+	}
+	sort.Slice(names, func(i, j int) bool { return by[names[i]] > by[names[j]] })
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + " " + strconv.FormatInt(by[n]>>20, 10)
+	}
+	return strings.Join(parts, ", ")
 }

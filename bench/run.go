@@ -32,11 +32,17 @@ type Figures struct {
 	SettleWaits map[string]int
 	// Simulated is the simulated time the replay covered.
 	Simulated time.Duration
-	// PeakRSS is the peak resident memory of the whole process tree.
-	PeakRSS int64
-	// Pacing is the run's pacing mode; Decisions the SHA-256 of its
-	// decisions.jsonl: runs of one scenario, size and seed give the same.
-	Pacing    engine.Pacing
+	// PeakRSS is the peak resident memory of the whole process tree;
+	// PeakRSSBy what each process (by name) held at the run's own peak
+	// sample (Spawn's parent samples more often and may see a higher
+	// total).
+	PeakRSS   int64
+	PeakRSSBy map[string]int64 `json:",omitempty"`
+	// Pruned says finished workloads were deleted as the run went
+	// (engine.WithPruning); Decisions is the SHA-256 of its
+	// decisions.jsonl: runs of one scenario, size and seed give the same,
+	// pruned or not.
+	Pruned    bool
 	Decisions string
 	// CPU is the CPU seconds each process of the tree used during the
 	// replay, by name ("sim" is kueue-sim with Kueue in it).
@@ -77,14 +83,20 @@ func (f Figures) String() string {
 	if len(hash) > 12 {
 		hash = hash[:12]
 	}
-	return fmt.Sprintf("%-28s %s pacing %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB  CPU (%s)  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s, decisions %s; Kueue cycles %.1f/wl (%v); %v; busy polls %v",
-		f.Scenario, f.Pacing, f.Workloads, f.Wall.Seconds(), 100*f.Settling.Seconds()/max(f.Wall.Seconds(), 1e-9), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
-		formatCPU(f.CPU), f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, hash, f.CyclesPerWorkload(), f.KueueCycles, f.Load, f.SettleWaits)
+	pruned := "kept"
+	if f.Pruned {
+		pruned = "pruned"
+	}
+	return fmt.Sprintf("%-28s finished %-6s %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB (%s)  CPU (%s)  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s, decisions %s; Kueue cycles %.1f/wl (%v); %v; busy polls %v",
+		f.Scenario, pruned, f.Workloads, f.Wall.Seconds(), 100*f.Settling.Seconds()/max(f.Wall.Seconds(), 1e-9), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
+		formatRSS(f.PeakRSSBy), formatCPU(f.CPU), f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, hash, f.CyclesPerWorkload(), f.KueueCycles, f.Load, f.SettleWaits)
 }
 
 // Options of a measured run.
 type Options struct {
-	Pacing engine.Pacing
+	// Prune deletes finished workloads as the run goes (sim run
+	// --prune-finished).
+	Prune bool
 	// EventLog receives the run's events (nil: none).
 	EventLog io.Writer
 	// APIServerProfile, when set, receives kube-apiserver's CPU profile of
@@ -123,9 +135,9 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 		rssAll.Stop()
 		return fig, err
 	}
-	fig.Pacing = o.Pacing
+	fig.Pruned = o.Prune
 	decisions := sha256.New()
-	opts := []engine.Option{engine.WithPacing(o.Pacing), engine.WithDecisionLog(decisions)}
+	opts := []engine.Option{engine.WithPruning(o.Prune), engine.WithDecisionLog(decisions)}
 	if o.EventLog != nil {
 		opts = append(opts, engine.WithEventLog(o.EventLog))
 	}
@@ -141,6 +153,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 		return fig, err
 	}
 	fig.PeakRSS = rssAll.Stop()
+	fig.PeakRSSBy = rssAll.PeakBy()
 	fig.CPU = rssAll.cpu.byName()
 	if runErr != nil {
 		return fig, fmt.Errorf("running %s: %w", s.Name, runErr)

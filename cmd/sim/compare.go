@@ -43,7 +43,7 @@ Built-in rules:
 ` + builtinRulesHelp() + `Metrics (unit; direction: meaning):
 ` + metricsHelp() + `
 --golden compares the two runs' decisions.jsonl byte for byte instead:
-with strict pacing the same scenario and seed give the same trace, so any
+the same scenario and seed give the same trace, so any
 difference is a change in what Kueue decided.
 Exit status: 0 no breach, 1 a breach (or traces differ), 2 unreadable input.`,
 		Args: cobra.ExactArgs(2),

@@ -21,7 +21,7 @@ func TestOpenBReplayHonoursGPUSpec(t *testing.T) {
 		t.Fatalf("import: exit %d\n%s", code, msg)
 	}
 	report := filepath.Join(dir, "report")
-	if code, msg := runSim(t, "run", out, "--relaxed", "--report", report, "--progress", "none"); code != 0 {
+	if code, msg := runSim(t, "run", out, "--prune-finished", "--report", report, "--progress", "none"); code != 0 {
 		t.Fatalf("run: exit %d\n%s", code, msg)
 	}
 	f, err := os.Open(filepath.Join(report, "events.jsonl"))

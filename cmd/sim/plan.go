@@ -18,7 +18,7 @@ type planFlags struct {
 	shard    string
 	out      string
 	seed     int64
-	relaxed  bool
+	prune    bool
 }
 
 func newPlanCmd() *cobra.Command {
@@ -59,7 +59,8 @@ completed), 1 none did (or a run failed to complete), 2 invalid input.`,
 	fl.StringVar(&f.shard, "shard", "", "run only part i of n of the sweep (i/n, 0 ≤ i < n)")
 	fl.StringVar(&f.out, "out", "plan", "folder for plan.json, plan.md, plan.svg and the runs")
 	fl.Int64Var(&f.seed, "seed", 0, "seed for every run (default: the scenario's)")
-	fl.BoolVar(&f.relaxed, "relaxed", false, "run each point with sim run --relaxed (deletes finished workloads as it goes: less memory on large runs; no faster, and decision traces vary)")
+	fl.BoolVar(&f.prune, "prune-finished", false, "run each point with sim run --prune-finished (deletes finished workloads as it goes: less memory on large runs)")
+	addRelaxedFlag(fl, &f.prune)
 	cmd.AddCommand(newPlanMergeCmd())
 	return cmd
 }
@@ -87,8 +88,8 @@ func runPlan(cmd *cobra.Command, f *planFlags, scenario string) error {
 	if cmd.Flags().Changed("seed") {
 		o.RunArgs = append(o.RunArgs, "--seed", fmt.Sprint(f.seed))
 	}
-	if f.relaxed {
-		o.RunArgs = append(o.RunArgs, "--relaxed")
+	if f.prune {
+		o.RunArgs = append(o.RunArgs, "--prune-finished")
 	}
 	self, err := os.Executable()
 	if err != nil {

@@ -22,7 +22,7 @@ import (
 type runFlags struct {
 	reportDir string
 	seed      int64
-	relaxed   bool
+	prune     bool
 	realtime  bool
 	runRoot   string
 	progress  string
@@ -56,7 +56,8 @@ With --junit FILE it writes the expectations as JUnit XML.`,
 	fl.StringVar(&f.reportDir, "report", "", "folder to write the run's logs and reports to")
 	fl.Int64Var(&f.seed, "seed", 0, "seed for arrivals and durations (default: the scenario's)")
 	fl.BoolVar(&f.realtime, "realtime", false, "pace the replay to the wall clock, one simulated second per wall second at most (demos; checking that decisions do not depend on the virtual clock)")
-	fl.BoolVar(&f.relaxed, "relaxed", false, "settle on informer events instead of etcd's revision and delete finished workloads as the run goes (less memory on large runs; no faster, and decision traces may vary)")
+	fl.BoolVar(&f.prune, "prune-finished", false, "delete each finished workload's objects as the run goes, so the control plane holds only live work (less memory on large runs; Kueue sees the deletions, so decisions may differ from an unpruned run's)")
+	addRelaxedFlag(fl, &f.prune)
 	fl.StringVar(&f.runRoot, "run-root", procs.DefaultRunRoot(), "folder for the control plane's files; removed at the end")
 	addTargetFlags(fl, &f.targetFlags)
 	addRunReportFlags(fl, &f.runReportFlags)
@@ -74,15 +75,14 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 	if cmd.Flags().Changed("seed") {
 		seed = f.seed
 	}
-	pacing := engine.Strict
-	if f.relaxed {
-		pacing = engine.Relaxed
-	}
-	realtime := ""
+	mode := ""
 	if f.realtime {
-		realtime = ", real time"
+		mode += ", real time"
 	}
-	fmt.Fprintf(out, "scenario %s, seed %d, pacing %s%s\n", s.Name, seed, pacing, realtime)
+	if f.prune {
+		mode += ", pruning finished workloads"
+	}
+	fmt.Fprintf(out, "scenario %s, seed %d%s\n", s.Name, seed, mode)
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -94,7 +94,7 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 		}
 	}()
 	clock := &engine.VirtualClock{}
-	opts := []engine.Option{engine.WithSeed(seed), engine.WithPacing(pacing)}
+	opts := []engine.Option{engine.WithSeed(seed), engine.WithPruning(f.prune)}
 	if f.realtime {
 		opts = append(opts, engine.WithRealtime())
 		clock.WallTimers()

@@ -26,7 +26,7 @@ type Options struct {
 	Parallel int
 	// Shard runs one part of the sweep (default: all of it).
 	Shard Shard
-	// RunArgs are added to every `sim run`, e.g. --seed 3 or --relaxed.
+	// RunArgs are added to every `sim run`, e.g. --seed 3 or --prune-finished.
 	RunArgs []string
 	// Log receives a line as each run starts and ends.
 	Log io.Writer

@@ -35,9 +35,8 @@
 // handlers only queue what they saw (inbox.go), and the loop drains the
 // queue at each settle poll and at the end of each step (observer.go,
 // endstep.go). Kueue's weighted shares are read from its scheduler cache
-// once a step has settled (shares.go). Relaxed pacing settles on informer
-// events rather than etcd's revision and deletes finished workloads'
-// objects as the run goes (prune.go).
+// once a step has settled (shares.go). WithPruning deletes finished
+// workloads' objects as the run goes (prune.go).
 //
 // Each workload kind a stream can submit lives in its own file,
 // kind_<kind>.go: the object an arrival submits and whatever the kind does

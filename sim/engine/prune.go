@@ -9,24 +9,19 @@ import (
 )
 
 // WithPruning deletes the objects of finished workloads as the run goes
-// (default: on with relaxed pacing, off with strict): kube-apiserver and
+// (default off; sim run --prune-finished): kube-apiserver and
 // etcd then hold only live work, which bounds their memory on large runs
 // (DESIGN.md, memory). The recorder keeps what reports need; the deletions
-// are not recorded as events.
-func WithPruning(on bool) Option { return func(r *Runner) { r.prune = &on } }
-
-// pruning tells whether finished workloads are deleted.
-func (r *Runner) pruning() bool {
-	if r.prune != nil {
-		return *r.prune
-	}
-	return r.pacing == Relaxed
-}
+// are not recorded as events. Kueue sees them: the update that marks a
+// finished Workload for deletion makes it requeue the ClusterQueue's
+// inadmissible workloads (workload_controller.go, Update), so decisions
+// may differ from an unpruned run's, reproducibly.
+func WithPruning(on bool) Option { return func(r *Runner) { r.prune = on } }
 
 // notePrune queues a finished workload's object for deletion at the next
 // step.
 func (r *Runner) notePrune(st *wlState) {
-	if !r.pruning() || !st.finished || st.pruned || st.deleted || st.refused {
+	if !r.prune || !st.finished || st.pruned || st.deleted || st.refused {
 		return
 	}
 	st.pruned = true

@@ -54,11 +54,10 @@ const informersBehind = "informers have not delivered every write"
 // kueue_admission_attempts_total, so a slow machine that gave Kueue no
 // cycle does not pass for a stuck one), the control plane is quiet.
 const (
-	kueueTrying     = "Kueue has"
-	etcdChanging    = "etcd keeps changing"
-	strictTryGrace  = time.Second
-	relaxedTryGrace = time.Second
-	tryAttempts     = 3
+	kueueTrying   = "Kueue has"
+	etcdChanging  = "etcd keeps changing"
+	kueueTryGrace = time.Second
+	tryAttempts   = 3
 )
 
 // kueueTryingFormat is the whole busy reason of Kueue's pending-active
@@ -66,12 +65,6 @@ const (
 // (draining compares the total over all ClusterQueues, the settler's
 // active).
 const kueueTryingFormat = kueueTrying + " %g workloads to try in ClusterQueue %s"
-
-// relaxedPoll is the settle poll of relaxed pacing: the control plane is
-// quiet after settleRounds polls with no informer event (settlePoll's
-// length; strict pacing on the embedded control plane polls every
-// seenPoll instead).
-const relaxedPoll = 10 * time.Millisecond
 
 // settler tells whether the control plane has finished reacting.
 type settler struct {
@@ -83,8 +76,6 @@ type settler struct {
 	direct   client.Reader // reads through to the API server
 	gatherer prometheus.Gatherer
 	index    *busyIndex
-	// informerQuiet: quiet means no informer event (see changeMark).
-	informerQuiet bool
 	// tryGrace and progress (the count of decisions observed): see
 	// kueueTrying.
 	tryGrace time.Duration
@@ -187,7 +178,7 @@ func reasonKind(busy string) string {
 var statusControllers = map[string]bool{"clusterqueue_controller": true, "localqueue_controller": true, "cohort_controller": true}
 
 func newSettler(c cache.Cache, direct client.Reader) *settler {
-	return &settler{poll: settlePoll, rounds: settleRounds, timeout: settleTimeout, tryGrace: strictTryGrace, attempts: kueueInadmissibleCycles, cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}
+	return &settler{poll: settlePoll, rounds: settleRounds, timeout: settleTimeout, tryGrace: kueueTryGrace, attempts: kueueInadmissibleCycles, cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}
 }
 
 // watch starts the busy index; wait needs it.
@@ -210,7 +201,7 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 	poll := time.NewTimer(interval)
 	defer poll.Stop()
 	for {
-		rev, err := s.changeMark(ctx)
+		rev, err := s.revision(ctx)
 		if err != nil {
 			return "", err
 		}
@@ -279,7 +270,7 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 			s.waits["Kueue retried without progress, moved on"]++
 			if !noted {
 				noted = true
-				s.retriedNotes = append(s.retriedNotes, retriedNote(tryReason, !s.informerQuiet && rev != tryRev))
+				s.retriedNotes = append(s.retriedNotes, retriedNote(tryReason, rev != tryRev))
 			}
 			busy = ""
 		}
@@ -389,17 +380,6 @@ func (s *settler) takeRetriedNotes() []string {
 // requeues the workload at once; none of that resets tryGrace.
 func kueueChurn(busy string) bool {
 	return strings.HasPrefix(busy, kueueTrying) || busy == etcdChanging || strings.HasPrefix(busy, informersBehind)
-}
-
-// changeMark moves whenever something changes: etcd's revision (strict),
-// or the count of informer events on Workloads, pods, Jobs and apps
-// objects (relaxed: etcd's revision also moves with Kueue's Events, written
-// late by its event broadcaster, which made most settle polls wait).
-func (s *settler) changeMark(ctx context.Context) (string, error) {
-	if s.informerQuiet {
-		return strconv.FormatInt(s.index.changeCount(), 10), nil
-	}
-	return s.revision(ctx)
 }
 
 // revision is etcd's current revision: any write anywhere changes it. It

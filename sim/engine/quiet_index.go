@@ -11,14 +11,12 @@ import (
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
 // busyIndex keeps, from informer events, the objects that kube-scheduler or
 // kube-controller-manager still owe work: pods terminating, waiting for
 // kube-scheduler or for the kubelet, Jobs whose pods are not yet created,
-// deleted or counted, and apps objects being reconciled. It also counts
-// the changes to these objects and to Workloads. A settle check
+// deleted or counted, and apps objects being reconciled. A settle check
 // then costs as much as the objects that changed, not as all pods.
 type busyIndex struct {
 	mu   sync.Mutex
@@ -28,23 +26,6 @@ type busyIndex struct {
 	jobs    map[string]*batchv1.Job
 	jobPods map[string]map[string]bool
 	podJob  map[string]string // pod ns/name → job ns/name
-	// changes counts the informer events seen: relaxed pacing's settle
-	// check waits for it to hold still instead of etcd's revision, which
-	// Kueue's Events and leader leases keep moving.
-	changes int64
-}
-
-// changeCount is the number of informer events seen so far.
-func (x *busyIndex) changeCount() int64 {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.changes
-}
-
-func (x *busyIndex) changed(any) {
-	x.mu.Lock()
-	x.changes++
-	x.mu.Unlock()
 }
 
 func newBusyIndex() *busyIndex {
@@ -64,17 +45,15 @@ func (x *busyIndex) watch(ctx context.Context, c cache.Cache) error {
 		{&appsv1.StatefulSet{}, x.onApps, x.onAppsDeleted},
 		{&appsv1.ReplicaSet{}, x.onApps, x.onAppsDeleted},
 		{&appsv1.Deployment{}, x.onApps, x.onAppsDeleted},
-		{&kueue.Workload{}, x.changed, x.changed},
 	} {
 		inf, err := c.GetInformer(ctx, w.obj)
 		if err != nil {
 			return fmt.Errorf("watching %T for settle checks: %w", w.obj, err)
 		}
 		if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-			AddFunc:    func(obj any) { x.changed(obj); w.update(obj) },
-			UpdateFunc: func(_, obj any) { x.changed(obj); w.update(obj) },
+			AddFunc:    func(obj any) { w.update(obj) },
+			UpdateFunc: func(_, obj any) { w.update(obj) },
 			DeleteFunc: func(obj any) {
-				x.changed(obj)
 				if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 					obj = d.Obj
 				}

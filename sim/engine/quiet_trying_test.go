@@ -21,6 +21,9 @@ func kueuePending(n float64) prometheus.Gatherer {
 	return reg
 }
 
+// stillRevision is an etcd whose revision never moves.
+func stillRevision(context.Context) (int64, error) { return 1, nil }
+
 func TestSettleMovesOnWhenKueueRetriesWithoutProgress(t *testing.T) {
 	for name, tc := range map[string]struct {
 		pending  float64
@@ -68,7 +71,7 @@ func TestSettleMovesOnWhenKueueRetriesWithoutProgress(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := &settler{poll: time.Millisecond, rounds: settleRounds, timeout: 500 * time.Millisecond, tryGrace: 20 * time.Millisecond,
-				gatherer: kueuePending(tc.pending), index: newBusyIndex(), informerQuiet: true,
+				gatherer: kueuePending(tc.pending), index: newBusyIndex(), etcdRevision: stillRevision,
 				progress: tc.progress(), waits: map[string]int{}}
 			if tc.attempts != nil {
 				s.attempts = tc.attempts()
@@ -135,7 +138,7 @@ func drainingQueues(a, b float64, step time.Duration) prometheus.Gatherer {
 func TestSettleWaitsWhileQueuesDrainInTurn(t *testing.T) {
 	// b takes five graces to drain, one workload a tenth of a grace.
 	s := &settler{poll: time.Millisecond, rounds: settleRounds, timeout: 5 * time.Second, tryGrace: 50 * time.Millisecond,
-		gatherer: drainingQueues(2, 50, 5*time.Millisecond), index: newBusyIndex(), informerQuiet: true,
+		gatherer: drainingQueues(2, 50, 5*time.Millisecond), index: newBusyIndex(), etcdRevision: stillRevision,
 		progress: func() int64 { return 7 }, waits: map[string]int{}}
 	waitDrained(t, s)
 }

@@ -16,20 +16,6 @@ import (
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
-// Pacing says how the engine waits for the control plane between
-// simulated instants. Both give the same decisions for the same scenario
-// and seed: Kueue orders workloads by simulated arrival (see QueueOrder)
-// and schedules an instant only once all of it is in its queues (see
-// SchedulerGate). Relaxed settles on informer events instead of etcd's
-// revision, on shorter polls, and deletes finished workloads as it goes.
-type Pacing string
-
-// Pacing modes.
-const (
-	Strict  Pacing = "strict"
-	Relaxed Pacing = "relaxed"
-)
-
 // Target is the cluster a run drives.
 type Target struct {
 	// Client writes and reads through to the API server.
@@ -103,7 +89,6 @@ type Runner struct {
 	seed      int64
 	t         Target
 	clock     *VirtualClock
-	pacing    Pacing
 	realtime  bool
 	wallStart time.Time // realtime: the wall time of simulated time 0
 	progress  func(Progress)
@@ -123,7 +108,7 @@ type Runner struct {
 	counts     Progress
 	steps      int
 	pending    int // workloads pending now (see endStep)
-	prune      *bool
+	prune      bool
 	settling   time.Duration
 	toPrune    []*wlState
 	// retriedSeen: the settle's notes on Kueue retrying without progress
@@ -139,9 +124,6 @@ type Option func(*Runner)
 // WithSeed overrides the scenario's seed.
 func WithSeed(seed int64) Option { return func(r *Runner) { r.seed = seed } }
 
-// WithPacing sets the pacing mode (default Strict).
-func WithPacing(p Pacing) Option { return func(r *Runner) { r.pacing = p } }
-
 // WithProgress receives progress after every simulated instant.
 func WithProgress(f func(Progress)) Option { return func(r *Runner) { r.progress = f } }
 
@@ -156,7 +138,7 @@ func WithDecisionLog(w io.Writer) Option {
 // New prepares a run of s on t. clock must be the clock the target's
 // kueue-sim controllers stamp status with.
 func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *Runner {
-	r := &Runner{s: s, seed: *s.Seed, t: t, clock: clock, pacing: Strict, order: clock.order(),
+	r := &Runner{s: s, seed: *s.Seed, t: t, clock: clock, order: clock.order(),
 		lqToCQ: s.LocalQueueTargets(), priorities: s.PriorityValues(), retriedSeen: map[string]bool{}}
 	for _, o := range opts {
 		o(r)
@@ -165,10 +147,7 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	r.shares = newShareObserver(clock, t.Shares, s)
 	r.order.setOwners(t.Cache)
 	r.settle = newSettler(t.Cache, t.Client)
-	if r.pacing == Relaxed {
-		r.settle.poll, r.settle.informerQuiet, r.settle.tryGrace = relaxedPoll, true, relaxedTryGrace
-	}
-	if t.Unseen != nil && r.pacing == Strict {
+	if t.Unseen != nil {
 		r.seen = newSeenMarks()
 		r.settle.unseen = func(ctx context.Context) (string, error) { return t.Unseen(ctx, r.seen.get) }
 		r.settle.poll, r.settle.busyPoll, r.settle.rounds = seenPoll, seenBusyPoll, seenRounds
@@ -233,7 +212,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		defer r.t.Gate.LockStep(false)
 		defer r.t.Gate.Release() // each step ends with the scheduler parked (park.go)
 	}
-	if r.t.DecisionRevision != nil && r.pacing == Strict {
+	if r.t.DecisionRevision != nil {
 		// Once the queues are set up, Kueue's status writes for them
 		// (batched for a second after every change) decide nothing:
 		// steps settle without waiting for them.

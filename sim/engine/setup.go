@@ -52,7 +52,7 @@ func manifestSource(s *scenarios.Scenario, obj client.Object) string {
 // reports measure against.
 func (r *Runner) header() record.Event {
 	seed := r.seed
-	e := record.Event{Type: record.TypeRun, Scenario: r.s.Name, Seed: &seed, Pacing: string(r.pacing), Realtime: r.realtime,
+	e := record.Event{Type: record.TypeRun, Scenario: r.s.Name, Seed: &seed, Pacing: record.PacingStrict, Realtime: r.realtime,
 		Capacity: map[string]map[string]float64{}, Quotas: map[string]map[string]map[string]float64{},
 		Cohorts: map[string]string{}, Weights: map[string]float64{},
 		CohortParents: map[string]string{}, CohortWeights: map[string]float64{},

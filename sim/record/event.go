@@ -10,6 +10,11 @@ import (
 	"time"
 )
 
+// PacingStrict is the pacing every run has written since relaxed pacing
+// (settling on informer events, Kueue breaking ties by wall-clock timing)
+// went: the engine settles each simulated instant before the next.
+const PacingStrict = "strict"
+
 // Event types.
 const (
 	// Run opens every log: the scenario, seed and the cluster's capacity.
@@ -109,7 +114,9 @@ type Event struct {
 	// FairSharing says Kueue's fair sharing was on (cluster.kueue sets
 	// fairSharing): only then does Kueue publish weighted shares.
 	FairSharing bool `json:"fairSharing,omitempty"`
-	// Pacing is "strict" or "relaxed" (see engine).
+	// Pacing is PacingStrict: every run since relaxed pacing went.
+	// Logs written before then may say "relaxed" (Kueue's order among
+	// tied workloads followed wall-clock timing there; reports warn).
 	Pacing string `json:"pacing,omitempty"`
 	// Realtime: the run was paced to the wall clock (sim run --realtime).
 	Realtime bool `json:"realtime,omitempty"`
