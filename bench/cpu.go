@@ -29,8 +29,10 @@ func newCPUTracker() *cpuTracker {
 }
 
 // sample reads the CPU time of root and its descendants.
-func (c *cpuTracker) sample(root int) {
-	pids := descendants(root)
+func (c *cpuTracker) sample(root int) { c.samplePIDs(descendants(root)) }
+
+// samplePIDs reads the CPU time of these processes.
+func (c *cpuTracker) samplePIDs(pids []int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, pid := range pids {

@@ -56,10 +56,11 @@ func (s *rssSampler) Stop() int64 {
 }
 
 func (s *rssSampler) sample() {
-	s.cpu.sample(os.Getpid())
+	pids := descendants(os.Getpid())
+	s.cpu.samplePIDs(pids)
 	var total int64
 	by := map[string]int64{}
-	for _, p := range descendants(os.Getpid()) {
+	for _, p := range pids {
 		r := rss(p)
 		total += r
 		by[s.cpu.name(p)] += r
