@@ -39,6 +39,13 @@ const (
 	// envKueueLog, when set (file[:verbosity], verbosity 2 if left out),
 	// writes Kueue's log there in simulated time (kueuelog.go).
 	envKueueLog = "KUEUESIM_BENCH_KUEUE_LOG"
+	// envAPIProfileAfter (a duration) starts kube-apiserver's CPU profile
+	// that far into the replay, and envAPIProfileFor sets its length.
+	envAPIProfileAfter = "KUEUESIM_BENCH_APISERVER_PROFILE_AFTER"
+	envAPIProfileFor   = "KUEUESIM_BENCH_APISERVER_PROFILE_FOR"
+	// envAPIHeap, when set, receives kube-apiserver's heap profile at the
+	// end of the replay.
+	envAPIHeap = "KUEUESIM_BENCH_APISERVER_HEAP"
 )
 
 // Spec is one measured run.
@@ -135,7 +142,15 @@ func child(path string) error {
 		}
 		Scale(s, float64(n)/float64(total))
 	}
-	o := Options{Prune: os.Getenv(envPrune) == "1"}
+	o := Options{Prune: os.Getenv(envPrune) == "1", APIServerHeap: os.Getenv(envAPIHeap)}
+	for env, d := range map[string]*time.Duration{envAPIProfileAfter: &o.APIServerProfileAfter, envAPIProfileFor: &o.APIServerProfileFor} {
+		if v := os.Getenv(env); v != "" {
+			var err error
+			if *d, err = time.ParseDuration(v); err != nil {
+				return fmt.Errorf("reading %s=%s: %w", env, v, err)
+			}
+		}
+	}
 	if p := os.Getenv(envEvents); p != "" {
 		f, err := os.Create(p)
 		if err != nil {

@@ -12,11 +12,13 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
 	"github.com/kueue-sim/kueue-sim/sim/engine"
+	"github.com/kueue-sim/kueue-sim/sim/fakes"
 	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
 
@@ -118,6 +120,28 @@ func TestReplayCluster(t *testing.T) {
 		t.Logf("in process: %v; in the API: %v", sortedKeys(inProcess), inAPI)
 	})
 
+	// The scenario's streams are Jobs: no fake operator runs, and the CRDs
+	// of the kinds they would run are not served (their schemas were
+	// ~300 MiB of kube-apiserver's memory), while Kueue's are.
+	t.Run("only the CRDs the streams need", func(t *testing.T) {
+		var crds apiextensionsv1.CustomResourceDefinitionList
+		if err := cp.Client.List(ctx, &crds); err != nil {
+			t.Fatal(err)
+		}
+		served := map[string]bool{}
+		for _, c := range crds.Items {
+			served[c.Name] = true
+		}
+		for _, k := range fakes.AllKinds {
+			if served[k.CRD()] {
+				t.Errorf("CRD %s is served, but no stream submits a %s", k.CRD(), k)
+			}
+		}
+		if !served[cluster.WorkloadsResource] {
+			t.Errorf("Kueue's Workload CRD is not served; served: %v", sortedKeys(served))
+		}
+	})
+
 	// Workloads are written hundreds of times a second in a replay; their
 	// watch cache would keep 75 s of that history.
 	t.Run("WithoutWatchCache keeps no watch cache for Workloads", func(t *testing.T) {
@@ -153,7 +177,7 @@ func watchCacheEvents(metrics []byte) map[string]float64 {
 	return out
 }
 
-func sortedKeys(m map[string]int) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

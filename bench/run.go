@@ -103,6 +103,12 @@ type Options struct {
 	// the replay's first APIServerProfileFor (30 s when zero).
 	APIServerProfile    string
 	APIServerProfileFor time.Duration
+	// APIServerProfileAfter delays that profile's start into the replay.
+	APIServerProfileAfter time.Duration
+	// APIServerHeap, when set, receives kube-apiserver's heap profile
+	// (/debug/pprof/heap) at the end of the replay, where a replay's
+	// memory peaks.
+	APIServerHeap string
 	// KueueLog, when set, receives Kueue's log at verbosity KueueLogV,
 	// stamped in simulated time (kueuelog.go).
 	KueueLog  io.Writer
@@ -150,6 +156,9 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 	profiled := profileAPIServer(ctx, cp, o)
 	res, runErr := engine.New(s, engine.EmbeddedTarget(cp), clock, opts...).Run(ctx)
 	if err := profiled(); err != nil && runErr == nil {
+		return fig, err
+	}
+	if err := apiServerHeap(ctx, cp, o.APIServerHeap); err != nil && runErr == nil {
 		return fig, err
 	}
 	fig.PeakRSS = rssAll.Stop()
@@ -204,6 +213,11 @@ func profileAPIServer(ctx context.Context, cp *cluster.ControlPlane, o Options) 
 	done := make(chan error, 1)
 	go func() {
 		done <- func() error {
+			select {
+			case <-time.After(o.APIServerProfileAfter):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 			cs, err := kubernetes.NewForConfig(cp.Config)
 			if err != nil {
 				return fmt.Errorf("profiling kube-apiserver: %w", err)
@@ -217,4 +231,20 @@ func profileAPIServer(ctx context.Context, cp *cluster.ControlPlane, o Options) 
 		}()
 	}()
 	return func() error { return <-done }
+}
+
+// apiServerHeap writes kube-apiserver's heap profile into path, when set.
+func apiServerHeap(ctx context.Context, cp *cluster.ControlPlane, path string) error {
+	if path == "" {
+		return nil
+	}
+	cs, err := kubernetes.NewForConfig(cp.Config)
+	if err != nil {
+		return fmt.Errorf("reading kube-apiserver's heap: %w", err)
+	}
+	raw, err := cs.Discovery().RESTClient().Get().AbsPath("/debug/pprof/heap").DoRaw(ctx)
+	if err != nil {
+		return fmt.Errorf("reading kube-apiserver's heap: %w", err)
+	}
+	return os.WriteFile(path, raw, 0o644)
 }

@@ -26,6 +26,9 @@ func (cp *ControlPlane) startAPIServer(o options) error {
 		}
 		crds = append(crds, op)
 	}
+	if crds, err = omitCRDs(crds, o.noCRDs); err != nil {
+		return err
+	}
 	if o.kueueStorageOnly {
 		crds = storageVersionOnly(crds, kueueGroup)
 	}

@@ -36,6 +36,9 @@ func (cp *ControlPlane) installCRDs(ctx context.Context, o options) error {
 	} else {
 		crds = append(crds, op)
 	}
+	if crds, err = omitCRDs(crds, o.noCRDs); err != nil {
+		return err
+	}
 	crds = append(crds, o.crds...)
 	var installed []*apiextensionsv1.CustomResourceDefinition
 	for _, crd := range crds {

@@ -24,6 +24,7 @@ type options struct {
 	pools           []nodes.Pool
 	setups          []SetupFunc
 	crds            []*apiextensionsv1.CustomResourceDefinition
+	noCRDs          []string
 	mutating        []*admissionv1.MutatingWebhookConfiguration
 	validating      []*admissionv1.ValidatingWebhookConfiguration
 	clock           clock.Clock
@@ -112,6 +113,18 @@ func WithoutAPIEvents() Option { return func(o *options) { o.noAPIEvents = true 
 // WorkloadsResource is Kueue's Workload resource, as kube-apiserver's
 // --watch-cache-sizes names it.
 const WorkloadsResource = "workloads.kueue.x-k8s.io"
+
+// WithoutCRDs leaves these embedded CRDs ("rayjobs.ray.io") out of the
+// control plane: a run whose workloads never make RayJobs, RayClusters or
+// PyTorchJobs need not serve them, and their schemas (2.9 MB of YAML of
+// the 4.5 MB embedded) were about 300 MiB of kube-apiserver's memory
+// (bench/README.md, session 17). Kueue sets up a job integration whose
+// CRD is missing once the CRD appears; no controller in the control
+// plane may watch the kinds left out (fakes.WithKinds). Starting fails on
+// a name no embedded CRD has.
+func WithoutCRDs(names ...string) Option {
+	return func(o *options) { o.noCRDs = append(o.noCRDs, names...) }
+}
 
 // WithoutWatchCache turns kube-apiserver's watch cache off for these
 // resources ("workloads.kueue.x-k8s.io"): their lists and watches are

@@ -81,6 +81,10 @@ func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Optio
 	}
 	return append(opts, platform.Options(platform.Settings{
 		OperatorInstalled: *s.Cluster.OpenShiftAI.OperatorInstalled, Clock: clock,
+		// Only the fake operators (and CRDs) the streams need: the
+		// Ray and PyTorchJob CRDs' schemas alone were ~300 MiB of
+		// kube-apiserver's memory (cluster.WithoutCRDs).
+		Operators: operators(s),
 	})...), nil
 }
 

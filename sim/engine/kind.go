@@ -7,6 +7,7 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/fakes"
 )
 
 // workloadKind is what the engine must know of every kind of workload a
@@ -57,6 +58,44 @@ type kindWithEviction interface {
 type kindWithoutPods interface {
 	// withoutPods marks the kind.
 	withoutPods()
+}
+
+// kindWithOperators is a kind whose objects an operator kueue-sim fakes
+// runs (sim/fakes): the fake, and the CRDs of its kinds, are in the
+// control plane only when a stream submits the kind (operators).
+// Default: none (Kueue itself, or Kubernetes' own controllers, run it).
+type kindWithOperators interface {
+	// operators are the fake operators the kind's objects need.
+	operators() []fakes.Kind
+}
+
+// operators are the fake operators the streams of s need, in
+// fakes.AllKinds order: empty when no stream submits a kind one runs,
+// nil (all of them) for a scenario without streams, which only checks
+// the platform's objects, or with a kind the engine does not know.
+func operators(s *scenarios.Scenario) []fakes.Kind {
+	if len(s.Workloads) == 0 {
+		return nil
+	}
+	need := map[fakes.Kind]bool{}
+	for _, st := range s.Workloads {
+		k := kindOf(st.Kind)
+		if k == nil {
+			return nil
+		}
+		if wo, ok := k.(kindWithOperators); ok {
+			for _, o := range wo.operators() {
+				need[o] = true
+			}
+		}
+	}
+	out := []fakes.Kind{}
+	for _, k := range fakes.AllKinds {
+		if need[k] {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // runsPods tells whether any stream of s submits a kind that makes pods

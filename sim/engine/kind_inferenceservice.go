@@ -2,6 +2,8 @@ package engine
 
 import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/kueue-sim/kueue-sim/sim/fakes"
 )
 
 // inferenceServiceKind is a KServe InferenceService: a predictor of
@@ -9,8 +11,9 @@ import (
 type inferenceServiceKind struct{ longRunning }
 
 var (
-	_ workloadKind = inferenceServiceKind{}
-	_ kindWithEnd  = inferenceServiceKind{}
+	_ workloadKind      = inferenceServiceKind{}
+	_ kindWithEnd       = inferenceServiceKind{}
+	_ kindWithOperators = inferenceServiceKind{}
 )
 
 func (inferenceServiceKind) object(o objectSpec) (client.Object, error) {
@@ -25,3 +28,6 @@ func (inferenceServiceKind) object(o objectSpec) (client.Object, error) {
 		},
 	})
 }
+
+// operators: KServe runs InferenceServices (a fake one here).
+func (inferenceServiceKind) operators() []fakes.Kind { return []fakes.Kind{fakes.InferenceService} }

@@ -3,6 +3,8 @@ package engine
 import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/kueue-sim/kueue-sim/sim/fakes"
 )
 
 // notebookKind is a Kubeflow Notebook: one pod, named for the workload,
@@ -10,8 +12,9 @@ import (
 type notebookKind struct{ longRunning }
 
 var (
-	_ workloadKind = notebookKind{}
-	_ kindWithEnd  = notebookKind{}
+	_ workloadKind      = notebookKind{}
+	_ kindWithEnd       = notebookKind{}
+	_ kindWithOperators = notebookKind{}
 )
 
 func (notebookKind) object(o objectSpec) (client.Object, error) {
@@ -19,3 +22,6 @@ func (notebookKind) object(o objectSpec) (client.Object, error) {
 	t.Spec.RestartPolicy = corev1.RestartPolicyAlways
 	return unstructuredObject("kubeflow.org/v1", "Notebook", o.meta, map[string]any{"template": t})
 }
+
+// operators: the notebook controller runs Notebooks (a fake one here).
+func (notebookKind) operators() []fakes.Kind { return []fakes.Kind{fakes.Notebook} }

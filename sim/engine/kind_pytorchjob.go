@@ -4,6 +4,8 @@ import (
 	kftraining "github.com/kubeflow/training-operator/pkg/apis/kubeflow.org/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/kueue-sim/kueue-sim/sim/fakes"
 )
 
 // pyTorchJobKind is a Kubeflow PyTorchJob: one master and the other
@@ -11,7 +13,10 @@ import (
 // (the master last).
 type pyTorchJobKind struct{}
 
-var _ workloadKind = pyTorchJobKind{}
+var (
+	_ workloadKind      = pyTorchJobKind{}
+	_ kindWithOperators = pyTorchJobKind{}
+)
 
 func (pyTorchJobKind) object(o objectSpec) (client.Object, error) {
 	specs := map[kftraining.ReplicaType]*kftraining.ReplicaSpec{
@@ -27,3 +32,6 @@ func (pyTorchJobKind) object(o objectSpec) (client.Object, error) {
 		PyTorchReplicaSpecs: specs,
 	}}, nil
 }
+
+// operators: the training operator runs PyTorchJobs (a fake one here).
+func (pyTorchJobKind) operators() []fakes.Kind { return []fakes.Kind{fakes.PyTorchJob} }

@@ -5,6 +5,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/kueue-sim/kueue-sim/sim/fakes"
 )
 
 // rayClusterKind is a KubeRay RayCluster: one head and the other replicas
@@ -12,8 +14,9 @@ import (
 type rayClusterKind struct{ longRunning }
 
 var (
-	_ workloadKind = rayClusterKind{}
-	_ kindWithEnd  = rayClusterKind{}
+	_ workloadKind      = rayClusterKind{}
+	_ kindWithEnd       = rayClusterKind{}
+	_ kindWithOperators = rayClusterKind{}
 )
 
 func (rayClusterKind) object(o objectSpec) (client.Object, error) {
@@ -41,3 +44,6 @@ func rayCluster(o objectSpec) *rayv1.RayClusterSpec {
 	}
 	return spec
 }
+
+// operators: KubeRay runs RayClusters (a fake one here).
+func (rayClusterKind) operators() []fakes.Kind { return []fakes.Kind{fakes.RayCluster} }

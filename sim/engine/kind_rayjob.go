@@ -5,6 +5,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/fakes"
 )
 
 // rayJobKind is a KubeRay RayJob: a Ray cluster of one head and the other
@@ -13,8 +14,9 @@ import (
 type rayJobKind struct{}
 
 var (
-	_ workloadKind     = rayJobKind{}
-	_ kindWithPodCount = rayJobKind{}
+	_ workloadKind      = rayJobKind{}
+	_ kindWithPodCount  = rayJobKind{}
+	_ kindWithOperators = rayJobKind{}
 )
 
 func (rayJobKind) object(o objectSpec) (client.Object, error) {
@@ -30,3 +32,7 @@ func (rayJobKind) object(o objectSpec) (client.Object, error) {
 func (rayJobKind) podCount(st *scenarios.Stream) int {
 	return int(*st.Replicas) + 1
 }
+
+// operators: KubeRay runs RayJobs, and Kueue's RayJob integration watches
+// the RayClusters they own, so their CRD must be served too.
+func (rayJobKind) operators() []fakes.Kind { return []fakes.Kind{fakes.RayJob, fakes.RayCluster} }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/fakes"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/kinds from WorkloadObject's output")
@@ -144,6 +146,50 @@ func TestRunsPods(t *testing.T) {
 	} {
 		if got := runsPods(tc.s); got != tc.want {
 			t.Errorf("%s: runsPods = %v, want %v", name, got, tc.want)
+		}
+	}
+}
+
+func TestOperators(t *testing.T) {
+	streams := func(kinds ...scenarios.WorkloadKind) *scenarios.Scenario {
+		s := &scenarios.Scenario{}
+		for _, k := range kinds {
+			s.Workloads = append(s.Workloads, scenarios.Stream{Kind: k})
+		}
+		return s
+	}
+	for name, tc := range map[string]struct {
+		s    *scenarios.Scenario
+		want []fakes.Kind // nil: all
+	}{
+		"raw Workloads and Jobs: none": {streams(scenarios.KindWorkload, scenarios.KindJob), []fakes.Kind{}},
+		"a RayJob needs RayClusters served too (Kueue watches them)": {streams(scenarios.KindRayJob),
+			[]fakes.Kind{fakes.RayJob, fakes.RayCluster}},
+		"each kind its own, in fakes.AllKinds order": {streams(scenarios.KindPyTorchJob, scenarios.KindInferenceService, scenarios.KindNotebook, scenarios.KindJob),
+			[]fakes.Kind{fakes.Notebook, fakes.InferenceService, fakes.PyTorchJob}},
+		"no streams (checks only): all": {streams(), nil},
+		"an unknown kind: all":          {streams(scenarios.KindJob, "MPIJob"), nil},
+	} {
+		got := operators(tc.s)
+		if (got == nil) != (tc.want == nil) || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: operators = %#v, want %#v", name, got, tc.want)
+		}
+	}
+	// Every fake operator is some kind's: none is left out for good.
+	used := map[fakes.Kind]bool{}
+	for _, k := range kinds {
+		if wo, ok := k.(kindWithOperators); ok {
+			for _, o := range wo.operators() {
+				used[o] = true
+			}
+		}
+	}
+	for _, k := range fakes.AllKinds {
+		if !used[k] {
+			t.Errorf("no workload kind needs the fake %s operator", k)
+		}
+		if k.CRD() == "" {
+			t.Errorf("the fake %s operator names no CRD", k)
 		}
 	}
 }

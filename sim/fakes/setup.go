@@ -22,6 +22,19 @@ const (
 // AllKinds are the fake operators Setup registers by default.
 var AllKinds = []Kind{Notebook, InferenceService, PyTorchJob, RayJob, RayCluster}
 
+// crds names the CRD of each kind's resource, as config/crd holds it.
+var crds = map[Kind]string{
+	Notebook:         "notebooks.kubeflow.org",
+	InferenceService: "inferenceservices.serving.kserve.io",
+	PyTorchJob:       "pytorchjobs.kubeflow.org",
+	RayJob:           "rayjobs.ray.io",
+	RayCluster:       "rayclusters.ray.io",
+}
+
+// CRD is the name of the CRD that serves k's objects: a control plane
+// without k's fake operator need not serve them (cluster.WithoutCRDs).
+func (k Kind) CRD() string { return crds[k] }
+
 type options struct {
 	clock clock.PassiveClock
 	kinds []Kind

@@ -5,6 +5,8 @@
 package platform
 
 import (
+	"slices"
+
 	"k8s.io/utils/clock"
 
 	"github.com/kueue-sim/kueue-sim/reconciler"
@@ -19,6 +21,11 @@ type Settings struct {
 	OperatorInstalled bool
 	// Clock stamps the status the reconciler and fakes write; nil: real time.
 	Clock clock.PassiveClock
+	// Operators are the fake operators to run; the CRDs of the others are
+	// left out. Nil runs them all (`sim up`, where users bring any
+	// object); an empty, non-nil list runs none (a replay of raw
+	// Workloads or Jobs).
+	Operators []fakes.Kind
 }
 
 // Options are the control-plane options that start the platform.
@@ -32,7 +39,18 @@ func Options(s Settings) []cluster.Option {
 		cluster.WithSetup(reconciler.SetupFunc(reconciler.WithClock(c))),
 		cluster.WithSetup(webhook.Setup),
 		cluster.WithWebhooks(muts, vals),
-		cluster.WithSetup(fakes.SetupFunc(fakes.WithClock(c))),
+	}
+	if s.Operators == nil {
+		opts = append(opts, cluster.WithSetup(fakes.SetupFunc(fakes.WithClock(c))))
+	} else {
+		opts = append(opts, cluster.WithSetup(fakes.SetupFunc(fakes.WithClock(c), fakes.WithKinds(s.Operators...))))
+		var omit []string
+		for _, k := range fakes.AllKinds {
+			if !slices.Contains(s.Operators, k) {
+				omit = append(omit, k.CRD())
+			}
+		}
+		opts = append(opts, cluster.WithoutCRDs(omit...))
 	}
 	if !s.OperatorInstalled {
 		opts = append(opts, cluster.WithoutKueueOperator())
