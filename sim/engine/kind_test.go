@@ -126,23 +126,25 @@ func TestPodCount(t *testing.T) {
 
 // TestRunsPods: only a scenario whose every stream submits raw Workloads
 // runs without kube-scheduler and kube-controller-manager.
-func TestRunsPods(t *testing.T) {
-	streams := func(kinds ...scenarios.WorkloadKind) *scenarios.Scenario {
-		s := &scenarios.Scenario{}
-		for _, k := range kinds {
-			s.Workloads = append(s.Workloads, scenarios.Stream{Kind: k})
-		}
-		return s
+// streamsOf is a scenario with one stream of each of kinds.
+func streamsOf(kinds ...scenarios.WorkloadKind) *scenarios.Scenario {
+	s := &scenarios.Scenario{}
+	for _, k := range kinds {
+		s.Workloads = append(s.Workloads, scenarios.Stream{Kind: k})
 	}
+	return s
+}
+
+func TestRunsPods(t *testing.T) {
 	for name, tc := range map[string]struct {
 		s    *scenarios.Scenario
 		want bool
 	}{
-		"raw Workloads only":       {streams(scenarios.KindWorkload, scenarios.KindWorkload), false},
-		"a Job beside raw ones":    {streams(scenarios.KindWorkload, scenarios.KindJob), true},
-		"notebooks":                {streams(scenarios.KindNotebook), true},
-		"an unknown kind":          {streams("MPIJob"), true},
-		"no streams (checks only)": {streams(), true},
+		"raw Workloads only":       {streamsOf(scenarios.KindWorkload, scenarios.KindWorkload), false},
+		"a Job beside raw ones":    {streamsOf(scenarios.KindWorkload, scenarios.KindJob), true},
+		"notebooks":                {streamsOf(scenarios.KindNotebook), true},
+		"an unknown kind":          {streamsOf("MPIJob"), true},
+		"no streams (checks only)": {streamsOf(), true},
 	} {
 		if got := runsPods(tc.s); got != tc.want {
 			t.Errorf("%s: runsPods = %v, want %v", name, got, tc.want)
@@ -151,24 +153,17 @@ func TestRunsPods(t *testing.T) {
 }
 
 func TestOperators(t *testing.T) {
-	streams := func(kinds ...scenarios.WorkloadKind) *scenarios.Scenario {
-		s := &scenarios.Scenario{}
-		for _, k := range kinds {
-			s.Workloads = append(s.Workloads, scenarios.Stream{Kind: k})
-		}
-		return s
-	}
 	for name, tc := range map[string]struct {
 		s    *scenarios.Scenario
 		want []fakes.Kind // nil: all
 	}{
-		"raw Workloads and Jobs: none": {streams(scenarios.KindWorkload, scenarios.KindJob), []fakes.Kind{}},
-		"a RayJob needs RayClusters served too (Kueue watches them)": {streams(scenarios.KindRayJob),
+		"raw Workloads and Jobs: none": {streamsOf(scenarios.KindWorkload, scenarios.KindJob), []fakes.Kind{}},
+		"a RayJob needs RayClusters served too (Kueue watches them)": {streamsOf(scenarios.KindRayJob),
 			[]fakes.Kind{fakes.RayJob, fakes.RayCluster}},
-		"each kind its own, in fakes.AllKinds order": {streams(scenarios.KindPyTorchJob, scenarios.KindInferenceService, scenarios.KindNotebook, scenarios.KindJob),
+		"each kind its own, in fakes.AllKinds order": {streamsOf(scenarios.KindPyTorchJob, scenarios.KindInferenceService, scenarios.KindNotebook, scenarios.KindJob),
 			[]fakes.Kind{fakes.Notebook, fakes.InferenceService, fakes.PyTorchJob}},
-		"no streams (checks only): all": {streams(), nil},
-		"an unknown kind: all":          {streams(scenarios.KindJob, "MPIJob"), nil},
+		"no streams (checks only): all": {streamsOf(), nil},
+		"an unknown kind: all":          {streamsOf(scenarios.KindJob, "MPIJob"), nil},
 	} {
 		got := operators(tc.s)
 		if (got == nil) != (tc.want == nil) || !slices.Equal(got, tc.want) {
