@@ -201,7 +201,10 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 
 // profileAPIServer starts reading kube-apiserver's CPU profile (its
 // /debug/pprof/profile) into o.APIServerProfile, when set; the function it
-// returns waits for the profile and says whether it was written.
+// returns, called when the replay ends, waits for a profile under way and
+// says whether it was written. A profile due to start after the replay
+// ended is not taken (the replay was shorter than
+// o.APIServerProfileAfter), and the file is not written.
 func profileAPIServer(ctx context.Context, cp *cluster.ControlPlane, o Options) func() error {
 	if o.APIServerProfile == "" {
 		return func() error { return nil }
@@ -210,11 +213,13 @@ func profileAPIServer(ctx context.Context, cp *cluster.ControlPlane, o Options) 
 	if d <= 0 {
 		d = 30 * time.Second
 	}
-	done := make(chan error, 1)
+	done, ended := make(chan error, 1), make(chan struct{})
 	go func() {
 		done <- func() error {
 			select {
 			case <-time.After(o.APIServerProfileAfter):
+			case <-ended:
+				return nil
 			case <-ctx.Done():
 				return ctx.Err()
 			}
@@ -230,7 +235,7 @@ func profileAPIServer(ctx context.Context, cp *cluster.ControlPlane, o Options) 
 			return os.WriteFile(o.APIServerProfile, raw, 0o644)
 		}()
 	}()
-	return func() error { return <-done }
+	return func() error { close(ended); return <-done }
 }
 
 // apiServerHeap writes kube-apiserver's heap profile into path, when set.
