@@ -133,6 +133,24 @@ func TestInvalidScenarioExitsTwo(t *testing.T) {
 	}
 }
 
+// quickstart's jobs as RayJobs run to their end: each RayJob's submitter
+// pod (KubeRay's K8sJobMode) is counted with its cluster's pods. Before,
+// the submitter's pod carried none of the arrival's labels, no RayJob ever
+// counted as running, and the replay ended at its first instant with
+// every RayJob unfinished.
+func TestRayJobsRunToTheirEnd(t *testing.T) {
+	f := writeVariant(t, "../../scenarios/quickstart.yaml", "  kind: Job\n", "  kind: RayJob\n")
+	code, out := runSim(t, "run", f, "--progress", "none")
+	if code != 0 {
+		t.Fatalf("sim run of quickstart with RayJobs exited %d:\n%s", code, out)
+	}
+	for _, want := range []string{"6 admitted, 0 refused, 0 preempted, 6 finished", "all 12 pods on nodes of their flavor"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 // writeVariant copies a scenario with one line replaced, failing the test if
 // the line is not there.
 func writeVariant(t *testing.T, from, old, replacement string) string {

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
@@ -20,11 +21,13 @@ type workloadKind interface {
 	object(o objectSpec) (client.Object, error)
 }
 
-// kindWithPodCount is a kind whose running workload has pods besides one
-// per replica (a RayJob's submitter). Default: one pod per replica.
-type kindWithPodCount interface {
-	// podCount is the number of pods a running workload of st has.
-	podCount(st *scenarios.Stream) int
+// kindWithSidePods is a kind whose running workload has pods besides one
+// per replica (a RayJob's submitter), with requests of their own. Default:
+// one pod per replica, each asking the stream's requests.
+type kindWithSidePods interface {
+	// sidePods are the templates of those other pods, as the kind's
+	// object sets them.
+	sidePods(o objectSpec) []corev1.PodTemplateSpec
 }
 
 // kindWithEnd is a kind whose run ends otherwise than by its running pods

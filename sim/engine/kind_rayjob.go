@@ -2,9 +2,10 @@ package engine
 
 import (
 	rayv1 "github.com/ray-project/kuberay/ray-operator/apis/ray/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/fakes"
 )
 
@@ -15,7 +16,7 @@ type rayJobKind struct{}
 
 var (
 	_ workloadKind      = rayJobKind{}
-	_ kindWithPodCount  = rayJobKind{}
+	_ kindWithSidePods  = rayJobKind{}
 	_ kindWithOperators = rayJobKind{}
 )
 
@@ -25,12 +26,23 @@ func (rayJobKind) object(o objectSpec) (client.Object, error) {
 		ShutdownAfterJobFinishes: true,
 		Suspend:                  true,
 		RayClusterSpec:           rayCluster(o),
+		SubmitterPodTemplate:     ptr.To(submitterTemplate(o)),
 	}}, nil
 }
 
-// podCount counts the submitter pod with the cluster's.
-func (rayJobKind) podCount(st *scenarios.Stream) int {
-	return int(*st.Replicas) + 1
+// sidePods: the submitter, with KubeRay's default requests.
+func (rayJobKind) sidePods(o objectSpec) []corev1.PodTemplateSpec {
+	return []corev1.PodTemplateSpec{submitterTemplate(o)}
+}
+
+// submitterTemplate is KubeRay's default submitter template with the
+// arrival's labels, so that the submitter's pod maps back to the arrival
+// like the cluster's pods (the default template carries no labels; a
+// RayJob whose submitter went unseen never counted as running).
+func submitterTemplate(o objectSpec) corev1.PodTemplateSpec {
+	t := fakes.DefaultSubmitterTemplate(fakeImage)
+	t.Labels = o.template("").Labels
+	return t
 }
 
 // operators: KubeRay runs RayJobs, and Kueue's RayJob integration watches

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -120,6 +121,23 @@ func TestPodCount(t *testing.T) {
 	for _, kind := range scenarios.Kinds {
 		if got := PodCount(kindArrivals(kind)["full"].Stream); got != want[kind] {
 			t.Errorf("PodCount of a %s with 3 replicas = %d, want %d", kind, got, want[kind])
+		}
+	}
+}
+
+// TestTotalRequests: an arrival asks its requests once per replica, and a
+// RayJob KubeRay's default submitter requests (500m CPU, 200Mi) besides,
+// as Kueue counts them; the submitter asks for no GPU.
+func TestTotalRequests(t *testing.T) {
+	for _, kind := range []scenarios.WorkloadKind{scenarios.KindJob, scenarios.KindRayJob} {
+		st := kindArrivals(kind)["bare"].Stream
+		got := totalRequests(st)
+		want := map[string]float64{"cpu": 0.5}
+		if kind == scenarios.KindRayJob {
+			want = map[string]float64{"cpu": 1, "memory": 200 * (1 << 20)}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("totalRequests of a %s with 1 replica of 500m CPU = %v, want %v", kind, got, want)
 		}
 	}
 }

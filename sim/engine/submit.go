@@ -25,12 +25,8 @@ func (r *Runner) prepareArrival(a *Arrival, position int, seq int64) (*wlState, 
 	key := a.Team.Namespace + "/" + a.Name
 	r.order.arrive(key, a.At, position, seq)
 	st := r.obs.track(*a, key, cq)
-	requests := map[string]float64{}
-	for res, q := range a.Stream.Requests {
-		requests[string(res)] = q.AsApproximateFloat64() * float64(PodCount(a.Stream))
-	}
 	r.obs.emit(st, record.Event{Type: record.TypeArrived, ClusterQueue: cq, Priority: r.priorities[a.Stream.PriorityClass],
-		Requests: requests, Pods: PodCount(a.Stream)})
+		Requests: totalRequests(a.Stream), Pods: PodCount(a.Stream)})
 	r.counts.Arrived++
 	var refusal error // set by do, read by after: never at the same time
 	return st, call{

@@ -32,10 +32,32 @@ func WorkloadObject(a Arrival, priorities map[string]int32) (client.Object, erro
 // PodCount is the number of pods a running workload of the stream has: its
 // replicas, and for a RayJob the submitter pod KubeRay adds (K8sJobMode).
 func PodCount(st *scenarios.Stream) int {
-	if k, ok := kindOf(st.Kind).(kindWithPodCount); ok {
-		return k.podCount(st)
+	return int(*st.Replicas) + len(sidePods(st))
+}
+
+// totalRequests is what a workload of the stream asks for in all: the
+// stream's requests for each replica, and its kind's other pods' requests.
+func totalRequests(st *scenarios.Stream) map[string]float64 {
+	out := map[string]float64{}
+	for res, q := range st.Requests {
+		out[string(res)] = q.AsApproximateFloat64() * float64(*st.Replicas)
 	}
-	return int(*st.Replicas)
+	for _, t := range sidePods(st) {
+		for _, c := range t.Spec.Containers {
+			for res, q := range c.Resources.Requests {
+				out[string(res)] += q.AsApproximateFloat64()
+			}
+		}
+	}
+	return out
+}
+
+// sidePods are the templates of a stream's pods besides one per replica.
+func sidePods(st *scenarios.Stream) []corev1.PodTemplateSpec {
+	if k, ok := kindOf(st.Kind).(kindWithSidePods); ok {
+		return k.sidePods(objectSpec{stream: st, replicas: *st.Replicas})
+	}
+	return nil
 }
 
 // objectSpec is what a kind builds an arrival's object from: the metadata

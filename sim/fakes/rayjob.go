@@ -216,25 +216,36 @@ func submitterPodName(job string) string { return job + "-submitter" }
 func submitterPod(job *rayv1.RayJob, gvk schema.GroupVersionKind) *corev1.Pod {
 	tmpl := job.Spec.SubmitterPodTemplate
 	if tmpl == nil {
-		tmpl = &corev1.PodTemplateSpec{Spec: corev1.PodSpec{
-			RestartPolicy: corev1.RestartPolicyNever,
-			Containers: []corev1.Container{{
-				Name:  rayutils.SubmitterContainerName,
-				Image: job.Spec.RayClusterSpec.HeadGroupSpec.Template.Spec.Containers[rayutils.RayContainerIndex].Image,
-				Resources: corev1.ResourceRequirements{
-					Limits: corev1.ResourceList{
-						corev1.ResourceCPU:    resource.MustParse("1"),
-						corev1.ResourceMemory: resource.MustParse("1Gi"),
-					},
-					Requests: corev1.ResourceList{
-						corev1.ResourceCPU:    resource.MustParse("500m"),
-						corev1.ResourceMemory: resource.MustParse("200Mi"),
-					},
-				},
-			}},
-		}}
+		t := DefaultSubmitterTemplate(job.Spec.RayClusterSpec.HeadGroupSpec.Template.Spec.Containers[rayutils.RayContainerIndex].Image)
+		tmpl = &t
 	}
 	labels := rayJobSelector(job.Name)
 	labels[rayutils.KubernetesCreatedByLabelKey] = rayutils.ComponentName
 	return newPod(job, gvk, submitterPodName(job.Name), tmpl, labels)
+}
+
+// DefaultSubmitterTemplate is the submitter pod template KubeRay uses in
+// K8sJobMode when a RayJob sets none (GetDefaultSubmitterTemplate): one
+// container of the given image asking 500m CPU and 200Mi, limited to 1 CPU
+// and 1Gi, never restarted. A client that must find the submitter's pod
+// by its labels sets this template with its labels as
+// spec.submitterPodTemplate (the default one carries none).
+func DefaultSubmitterTemplate(image string) corev1.PodTemplateSpec {
+	return corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+		RestartPolicy: corev1.RestartPolicyNever,
+		Containers: []corev1.Container{{
+			Name:  rayutils.SubmitterContainerName,
+			Image: image,
+			Resources: corev1.ResourceRequirements{
+				Limits: corev1.ResourceList{
+					corev1.ResourceCPU:    resource.MustParse("1"),
+					corev1.ResourceMemory: resource.MustParse("1Gi"),
+				},
+				Requests: corev1.ResourceList{
+					corev1.ResourceCPU:    resource.MustParse("500m"),
+					corev1.ResourceMemory: resource.MustParse("200Mi"),
+				},
+			},
+		}},
+	}}
 }
