@@ -51,6 +51,9 @@ type Figures struct {
 	// per resource.
 	Writes           int64
 	WritesByResource map[string]int64
+	// Webhooks is kube-apiserver's time in each admission webhook during
+	// the replay.
+	Webhooks map[string]WebhookCost `json:",omitempty"`
 	// KueueCycles are Kueue's scheduling cycles during the replay, by
 	// result (its kueue_admission_attempts_total: "success",
 	// "inadmissible").
@@ -87,9 +90,9 @@ func (f Figures) String() string {
 	if f.Pruned {
 		pruned = "pruned"
 	}
-	return fmt.Sprintf("%-28s finished %-6s %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB (%s)  CPU (%s)  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s, decisions %s; Kueue cycles %.1f/wl (%v); %v; busy polls %v",
+	return fmt.Sprintf("%-28s finished %-6s %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB (%s)  CPU (%s)  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s, decisions %s; Kueue cycles %.1f/wl (%v); webhooks (%s); %v; busy polls %v",
 		f.Scenario, pruned, f.Workloads, f.Wall.Seconds(), 100*f.Settling.Seconds()/max(f.Wall.Seconds(), 1e-9), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
-		formatRSS(f.PeakRSSBy), formatCPU(f.CPU), f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, hash, f.CyclesPerWorkload(), f.KueueCycles, f.Load, f.SettleWaits)
+		formatRSS(f.PeakRSSBy), formatCPU(f.CPU), f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, hash, f.CyclesPerWorkload(), f.KueueCycles, formatWebhooks(f.Webhooks), f.Load, f.SettleWaits)
 }
 
 // Options of a measured run.
@@ -136,7 +139,17 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 		return fig, fmt.Errorf("starting the control plane: %w", err)
 	}
 	defer cp.Stop() //nolint:errcheck // best effort at the end of a benchmark
-	before, beforeBy, err := APIWritesByResource(ctx, cp.Config)
+	rawBefore, err := apiMetrics(ctx, cp.Config)
+	if err != nil {
+		rssAll.Stop()
+		return fig, err
+	}
+	before, beforeBy, err := countWrites(rawBefore)
+	if err != nil {
+		rssAll.Stop()
+		return fig, err
+	}
+	webhooksBefore, err := webhookCosts(rawBefore)
 	if err != nil {
 		rssAll.Stop()
 		return fig, err
@@ -167,17 +180,22 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 	if runErr != nil {
 		return fig, fmt.Errorf("running %s: %w", s.Name, runErr)
 	}
-	after, afterBy, err := APIWritesByResource(ctx, cp.Config)
+	rawAfter, err := apiMetrics(ctx, cp.Config)
 	if err != nil {
 		return fig, err
 	}
 	if p := os.Getenv("KUEUESIM_BENCH_METRICS_DUMP"); p != "" {
-		if cs, err := kubernetes.NewForConfig(cp.Config); err == nil {
-			if raw, err := cs.Discovery().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx); err == nil {
-				_ = os.WriteFile(p, raw, 0o644)
-			}
-		}
+		_ = os.WriteFile(p, rawAfter, 0o644)
 	}
+	after, afterBy, err := countWrites(rawAfter)
+	if err != nil {
+		return fig, err
+	}
+	webhooksAfter, err := webhookCosts(rawAfter)
+	if err != nil {
+		return fig, err
+	}
+	fig.Webhooks = webhooksSince(webhooksBefore, webhooksAfter)
 	cyclesAfter, err := kueuesetup.SchedulingCycles()
 	if err != nil {
 		return fig, err

@@ -25,15 +25,24 @@ func APIWrites(ctx context.Context, cfg *rest.Config) (int64, error) {
 
 // APIWritesByResource is APIWrites with the count per resource.
 func APIWritesByResource(ctx context.Context, cfg *rest.Config) (int64, map[string]int64, error) {
+	raw, err := apiMetrics(ctx, cfg)
+	if err != nil {
+		return 0, nil, err
+	}
+	return countWrites(raw)
+}
+
+// apiMetrics reads kube-apiserver's metrics, in Prometheus' text format.
+func apiMetrics(ctx context.Context, cfg *rest.Config) ([]byte, error) {
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
-		return 0, nil, fmt.Errorf("reading kube-apiserver's metrics: %w", err)
+		return nil, fmt.Errorf("reading kube-apiserver's metrics: %w", err)
 	}
 	raw, err := cs.Discovery().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
 	if err != nil {
-		return 0, nil, fmt.Errorf("reading kube-apiserver's metrics: %w", err)
+		return nil, fmt.Errorf("reading kube-apiserver's metrics: %w", err)
 	}
-	return countWrites(raw)
+	return raw, nil
 }
 
 var resourceLabel = regexp.MustCompile(`[{,]resource="([^"]*)"`)

@@ -36,6 +36,9 @@ func (cp *ControlPlane) startAPIServer(o options) error {
 	if err != nil {
 		return err
 	}
+	if o.noStatusValidation {
+		vals = withoutStatusRules(vals)
+	}
 	etcdDir, err := cp.run.Sub("etcd")
 	if err != nil {
 		return err
