@@ -1,12 +1,9 @@
 package bench
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -31,32 +28,21 @@ var webhookName = regexp.MustCompile(`[{,]name="([^"]*)"`)
 // histogram, over operations and results).
 func webhookCosts(metrics []byte) (map[string]WebhookCost, error) {
 	by := map[string]WebhookCost{}
-	sc := bufio.NewScanner(bytes.NewReader(metrics))
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		sum := strings.HasPrefix(line, webhookDuration+"_sum{")
-		if !sum && !strings.HasPrefix(line, webhookDuration+"_count{") {
-			continue
-		}
+	err := eachSample(metrics, []string{webhookDuration + "_sum{", webhookDuration + "_count{"}, func(line string, v float64) {
 		m := webhookName.FindStringSubmatch(line)
 		if m == nil {
-			continue
-		}
-		v, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
-		if err != nil {
-			return nil, fmt.Errorf("reading kube-apiserver's metrics: %q: %w", line, err)
+			return
 		}
 		c := by[m[1]]
-		if sum {
+		if strings.HasPrefix(line, webhookDuration+"_sum{") {
 			c.Seconds += v
 		} else {
 			c.Calls += int64(v)
 		}
 		by[m[1]] = c
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading kube-apiserver's metrics: %w", err)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return by, nil
 }

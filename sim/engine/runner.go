@@ -210,6 +210,11 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	if r.t.Gate != nil {
 		r.t.Gate.LockStep(true)
 		defer r.t.Gate.LockStep(false)
+		// Between instants the gate holds the scheduler: within one, its
+		// cycles take no simulated time, and Kueue's wall-clock sleep after
+		// a cycle that admits nothing only delays the replay.
+		r.t.Gate.NoBackoff(!r.realtime)
+		defer r.t.Gate.NoBackoff(false)
 		defer r.t.Gate.Release() // each step ends with the scheduler parked (park.go)
 	}
 	if r.t.DecisionRevision != nil {

@@ -53,7 +53,15 @@ type SchedulerGate struct {
 	lockStep bool // pause after evicting cycles (see LockStep)
 	paused   bool
 	seen     int64 // evictions when the scheduler last went on
+
+	noBackoff atomic.Bool // cycles follow one another at once (see NoBackoff)
 }
+
+// NoBackoff turns Kueue's wall-clock sleep after a cycle that admits
+// nothing off or on (cycle_loop.go). A replay on the virtual clock turns it
+// off, since the gate holds the scheduler between instants; realtime runs
+// and sim up keep Kueue's sleep.
+func (g *SchedulerGate) NoBackoff(on bool) { g.noBackoff.Store(on) }
 
 // LockStep turns the pause after evicting cycles on or off (default off:
 // Kueue then schedules as it does on its own, e.g. under sim up). A

@@ -254,7 +254,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	}
 	sched := scheduler.New(queues, cCache, gate.Client(mgr.GetClient()),
 		mgr.GetEventRecorderFor(constants.AdmissionName), schedOpts...)
-	if err := mgr.Add(sched); err != nil {
+	if err := mgr.Add(newCycleLoop(sched, gate)); err != nil {
 		return nil, fmt.Errorf("adding Kueue's scheduler: %w", err)
 	}
 	return &Kueue{Queues: queues, Cache: cCache, Config: given, Gate: gate, Requeues: requeues}, nil
