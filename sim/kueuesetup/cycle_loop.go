@@ -26,14 +26,14 @@ import (
 // In a replay the gate does that job: it holds the scheduler between
 // instants, and pauses it after a cycle that evicts until the control plane
 // is quiet. Within an instant cycles take no simulated time, and the sleep
-// only spends wall time (a quarter of the 15k replay). So a replay runs the same
-// cycle, Kueue's own (*Scheduler).schedule reached by its linker name, in
-// a loop that goes on at once after a cycle while the engine says so
-// (SchedulerGate.NoBackoff) and backs off as Kueue does otherwise (sim up, sim
-// serve, realtime runs). The cycle is Kueue's code unchanged: what it
+// only spends wall time (a quarter of the 15k replay). So a replay runs the
+// same cycle, Kueue's own (*Scheduler).schedule reached by its linker name,
+// in a loop that goes on at once after a cycle while the engine says so
+// (SchedulerGate.NoBackoff) and backs off as Kueue does otherwise (sim up,
+// sim serve, realtime runs). The cycle is Kueue's code unchanged: what it
 // takes, decides and writes is the same; only the wait between two cycles
-// differs. A Kueue whose scheduler has no schedule method fails to link;
-// the linker does not check a pulled symbol's type, so
+// differs. A Kueue whose scheduler has no schedule method fails to link; the
+// linker does not check a pulled symbol's type, so
 // TestCycleLoopRunsKueuesCycle runs Kueue's cycle through kueueCycle and
 // fails if its signature changed.
 
