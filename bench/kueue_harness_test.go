@@ -94,7 +94,7 @@ func BenchmarkKueueHarness(b *testing.B) {
 				// CPU covers the whole run, the harness's control-plane
 				// start included (it starts its own), as last seen 250 ms
 				// apart.
-				b.Logf("Kueue's harness: %d workloads in %.1fs wall (%.1f wl/s), peak RSS %.0f MiB, CPU (%s)", n, wall.Seconds(), float64(n)/wall.Seconds(), float64(peak)/(1<<20), formatCPU(cpu.byName()))
+				b.Logf("Kueue's harness: %d workloads in %.1fs wall (%.1f wl/s), peak RSS %.0f MiB, CPU (%s)%s", n, wall.Seconds(), float64(n)/wall.Seconds(), float64(peak)/(1<<20), formatCPU(cpu.byName()), gcNote())
 				cycles, err := harnessCycles(filepath.Join(out, "metricsDump.tgz"))
 				if err != nil {
 					b.Logf("Kueue's harness: no scheduling cycles: %v", err)

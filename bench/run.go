@@ -44,6 +44,9 @@ type Figures struct {
 	// pruned or not.
 	Pruned    bool
 	Decisions string
+	// GC is the garbage-collector settings the tree ran with (gcSettings;
+	// empty under Go's defaults).
+	GC string `json:",omitempty"`
 	// CPU is the CPU seconds each process of the tree used during the
 	// replay, by name ("sim" is kueue-sim with Kueue in it).
 	CPU map[string]float64 `json:",omitempty"`
@@ -90,6 +93,9 @@ func (f Figures) String() string {
 	if f.Pruned {
 		pruned = "pruned"
 	}
+	if f.GC != "" {
+		pruned += " " + f.GC
+	}
 	return fmt.Sprintf("%-28s finished %-6s %6d workloads %7.1fs wall (%.0f%% settling) %8.1f wl/s  peak RSS %6.0f MiB (%s)  CPU (%s)  %5.1f writes/wl (%5.0f/s; %v)  %d steps, simulated %s, decisions %s; Kueue cycles %.1f/wl (%v); webhooks (%s); %v; busy polls %v",
 		f.Scenario, pruned, f.Workloads, f.Wall.Seconds(), 100*f.Settling.Seconds()/max(f.Wall.Seconds(), 1e-9), f.WorkloadsPerSecond(), float64(f.PeakRSS)/(1<<20),
 		formatRSS(f.PeakRSSBy), formatCPU(f.CPU), f.WritesPerWorkload(), f.WritesPerSecond(), f.WritesByResource, f.Steps, f.Simulated, hash, f.CyclesPerWorkload(), f.KueueCycles, formatWebhooks(f.Webhooks), f.Load, f.SettleWaits)
@@ -120,7 +126,7 @@ type Options struct {
 
 // Run replays s on a fresh embedded control plane and measures it.
 func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error) {
-	fig := Figures{Scenario: s.Name}
+	fig := Figures{Scenario: s.Name, GC: environmentGC()}
 	for _, w := range s.Workloads {
 		fig.Workloads += int(*w.Count)
 	}

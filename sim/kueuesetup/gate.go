@@ -57,10 +57,10 @@ type SchedulerGate struct {
 	noBackoff atomic.Bool // cycles follow one another at once (see NoBackoff)
 }
 
-// NoBackoff turns Kueue's wall-clock sleep after a cycle that admits
-// nothing off or on (cycle_loop.go). A replay on the virtual clock turns it
-// off, since the gate holds the scheduler between instants; realtime runs
-// and sim up keep Kueue's sleep.
+// NoBackoff(true) skips Kueue's wall-clock sleep after a cycle that admits
+// nothing (cycle_loop.go); NoBackoff(false) restores it. A replay on the
+// virtual clock skips it, since the gate holds the scheduler between
+// instants; realtime runs and sim up keep Kueue's sleep.
 func (g *SchedulerGate) NoBackoff(on bool) { g.noBackoff.Store(on) }
 
 // LockStep turns the pause after evicting cycles on or off (default off:
