@@ -90,6 +90,11 @@ func (r *Runner) tally(e record.Event) {
 // decision log.
 func (r *Runner) write(evs []record.Event) error {
 	r.all = append(r.all, evs...)
+	for _, e := range evs {
+		if e.Type != record.TypeWarning && e.Type != record.TypeEnd && e.T.D() > r.lastRecorded {
+			r.lastRecorded = e.T.D()
+		}
+	}
 	var errs []error
 	if r.events != nil {
 		for _, e := range evs {
@@ -114,6 +119,21 @@ func (r *Runner) write(evs []record.Event) error {
 		return fmt.Errorf("writing the run's logs: %w", err)
 	}
 	return nil
+}
+
+// spanEnd is the simulated time a run ends at, the end of the span its
+// utilization and waits are measured over: the scenario's end if it has
+// one, where an interrupted run stopped, and otherwise the last instant
+// that recorded something other than a warning. A step where nothing
+// happened does not stretch the span: onlyIdleRequeue drops a requeue
+// instant left when nothing is pending, and this drops any other idle
+// tail (a CI run under load once stepped one idle second past the last
+// finish).
+func (r *Runner) spanEnd(runErr error) time.Duration {
+	if runErr != nil || r.s.End != nil {
+		return r.clock.Elapsed()
+	}
+	return r.lastRecorded
 }
 
 // planEnd is the simulated time the progress bar runs to.

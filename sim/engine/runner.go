@@ -116,6 +116,9 @@ type Runner struct {
 	retriedSeen map[string]bool
 	// requeuePlanned: a requeue instant is in the queue (requeue.go).
 	requeuePlanned bool
+	// lastRecorded: the latest simulated time of an event other than a
+	// warning (see spanEnd).
+	lastRecorded time.Duration
 }
 
 // Option configures a Runner.
@@ -253,7 +256,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	if runErr == nil && r.s.End != nil {
 		r.clock.Set(r.s.End.Duration)
 	}
-	end := record.Event{T: record.Duration(r.clock.Elapsed()), Type: record.TypeEnd}
+	end := record.Event{T: record.Duration(r.spanEnd(runErr)), Type: record.TypeEnd}
 	if runErr != nil {
 		end.Reason, end.Message = "Interrupted", runErr.Error()
 	}
