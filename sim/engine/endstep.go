@@ -90,11 +90,6 @@ func (r *Runner) tally(e record.Event) {
 // decision log.
 func (r *Runner) write(evs []record.Event) error {
 	r.all = append(r.all, evs...)
-	for _, e := range evs {
-		if e.Type != record.TypeWarning && e.Type != record.TypeEnd && e.T.D() > r.lastRecorded {
-			r.lastRecorded = e.T.D()
-		}
-	}
 	var errs []error
 	if r.events != nil {
 		for _, e := range evs {
@@ -133,7 +128,13 @@ func (r *Runner) spanEnd(runErr error) time.Duration {
 	if runErr != nil || r.s.End != nil {
 		return r.clock.Elapsed()
 	}
-	return r.lastRecorded
+	var last time.Duration
+	for _, e := range r.all {
+		if e.Type != record.TypeWarning {
+			last = max(last, e.T.D())
+		}
+	}
+	return last
 }
 
 // planEnd is the simulated time the progress bar runs to.

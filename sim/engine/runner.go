@@ -116,9 +116,6 @@ type Runner struct {
 	retriedSeen map[string]bool
 	// requeuePlanned: a requeue instant is in the queue (requeue.go).
 	requeuePlanned bool
-	// lastRecorded: the latest simulated time of an event other than a
-	// warning (see spanEnd).
-	lastRecorded time.Duration
 }
 
 // Option configures a Runner.
