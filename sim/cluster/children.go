@@ -30,23 +30,25 @@ const controllers = "job,replicaset,deployment,statefulset,garbagecollector,name
 // requests a second: an instant of 90 Jobs waited ~13 s for its pods. The
 // limits change how fast the control plane settles, never what it decides
 // (each step waits until it is quiet).
-var clientRateLimit = []string{"--kube-api-qps=500", "--kube-api-burst=1000"}
+var clientRateLimit = []string{"--kube-api-qps=" + strconv.Itoa(clientQPS), "--kube-api-burst=" + strconv.Itoa(clientBurst)}
+
+const clientQPS, clientBurst = 500, 1000
 
 // startChildren starts kube-scheduler and kube-controller-manager, each with
 // its own system:masters user, and waits until both answer /healthz.
 func (cp *ControlPlane) startChildren(ctx context.Context) error {
 	type child struct {
 		name string
-		args func(kubeconfig string, port int) []string
+		args func(kubeconfig string, port int) ([]string, error)
 	}
 	for _, c := range []child{
-		{assets.Scheduler, func(kc string, port int) []string {
-			return append([]string{
-				"--kubeconfig=" + kc, "--leader-elect=false",
-				"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port),
-			}, clientRateLimit...)
+		{assets.Scheduler, func(kc string, port int) ([]string, error) {
+			// Kubeconfig, leader election and rate limits are in the
+			// configuration (schedulerconfig.go).
+			config, err := cp.writeSchedulerConfig(kc)
+			return []string{"--config=" + config, "--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port)}, err
 		}},
-		{assets.ControllerManager, func(kc string, port int) []string {
+		{assets.ControllerManager, func(kc string, port int) ([]string, error) {
 			return append([]string{
 				"--kubeconfig=" + kc, "--leader-elect=false",
 				"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port),
@@ -57,7 +59,7 @@ func (cp *ControlPlane) startChildren(ctx context.Context) error {
 				// not a wall second later (kueue-sim's build; see
 				// sim/tools/pins/k8sbin/kube-controller-manager).
 				"--kueue-sim-job-sync-batch-period=0",
-			}, clientRateLimit...)
+			}, clientRateLimit...), nil
 		}},
 	} {
 		if c.name == assets.ControllerManager {
@@ -77,7 +79,11 @@ func (cp *ControlPlane) startChildren(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		p, err := procs.Start(c.name, cp.Binaries.Path(c.name), c.args(kc, port), logf)
+		args, err := c.args(kc, port)
+		if err != nil {
+			return err
+		}
+		p, err := procs.Start(c.name, cp.Binaries.Path(c.name), args, logf)
 		if err != nil {
 			return err
 		}
