@@ -19,7 +19,7 @@ import (
 //     workload runs later in one run than in another. With one goroutine
 //     the list is in kube-scheduler's own node order, so ties break the
 //     same way for the same sequence of pods (notebook-non-preemptive
-//     wrote a second decisions.jsonl in 3 of 6 runs before, 2 of 18
+//     wrote a second decisions.jsonl in 3 of 6 runs before, 3 of 23
 //     after). What it leaves is the sequence: pods of one instant reach
 //     kube-scheduler in the order their controllers create them, which
 //     varies (README, "Limits"). The cost is filtering and scoring on one
