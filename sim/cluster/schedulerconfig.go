@@ -22,8 +22,8 @@ import (
 //     wrote a second decisions.jsonl in 3 of 6 runs before, 3 of 23
 //     after). What it leaves is the sequence: pods of one instant reach
 //     kube-scheduler in the order their controllers create them, which
-//     varies (README, "Limits"). The cost is filtering and scoring on one
-//     core, small next to the API round trips of each placement.
+//     varies (README, "Known limits"). The cost is filtering and scoring
+//     on one core, small next to the API round trips of each placement.
 //   - leader election off, as for kube-controller-manager: one scheduler.
 //   - the client's rate limits (clientRateLimit), which the command-line
 //     flags cannot set once a configuration file is given.
