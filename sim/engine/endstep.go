@@ -120,10 +120,10 @@ func (r *Runner) write(evs []record.Event) error {
 // utilization and waits are measured over: the scenario's end if it has
 // one, where an interrupted run stopped, and otherwise the last instant
 // that recorded something other than a warning. A step where nothing
-// happened does not stretch the span: onlyIdleRequeue drops a requeue
-// instant left when nothing is pending, and this drops any other idle
-// tail (a CI run under load once stepped one idle second past the last
-// finish).
+// happened does not stretch the span: skipIdleRequeue takes no step for a
+// requeue instant while Kueue has nothing pending, and this drops any
+// other idle tail (a CI run under load once stepped one idle second past
+// the last finish).
 func (r *Runner) spanEnd(runErr error) time.Duration {
 	if runErr != nil || r.s.End != nil {
 		return r.clock.Elapsed()

@@ -42,6 +42,21 @@ func (q *timeline) empty() bool { return len(q.items) == 0 }
 
 func (q *timeline) next() time.Duration { return q.items[0].at }
 
+// onlyRequeueNext tells whether the earliest item is a requeue with
+// nothing else due at its time. In the heap, another item of that time
+// would be one of the root's children.
+func (q *timeline) onlyRequeueNext() bool {
+	if len(q.items) == 0 || q.items[0].act != actRequeue {
+		return false
+	}
+	for _, i := range []int{1, 2} {
+		if i < len(q.items) && q.items[i].at == q.items[0].at {
+			return false
+		}
+	}
+	return true
+}
+
 // popAt removes and returns every item due at t.
 func (q *timeline) popAt(t time.Duration) []*item {
 	var out []*item

@@ -17,9 +17,13 @@ import (
 //     instant's arrivals are submitted, so Kueue schedules the backlog and
 //     the newcomers together.
 //
-// A requeue instant that is all that is left of a run, with no workload
-// pending, is dropped: it could admit nothing, and it would stretch the
-// run's simulated span.
+// A requeue instant with nothing else due at its time, while Kueue's
+// queues hold no pending workload, is not a step: it could decide nothing.
+// The engine clears Kueue's requests there without settling
+// (skipIdleRequeue). Whether such an instant is planned at all can depend
+// on whether Kueue's request (after a deletion that freed quota) landed
+// before or after the previous step settled; skipped, it changes neither
+// the run's steps nor its simulated span.
 type Requeues interface {
 	// Period is Kueue's batch period.
 	Period() time.Duration
@@ -28,6 +32,8 @@ type Requeues interface {
 	// Process retries every request's inadmissible workloads; it needs
 	// Kueue quiet with its scheduler held.
 	Process(ctx context.Context) int
+	// Idle tells whether Kueue's queues hold no pending workload.
+	Idle() bool
 }
 
 // planRequeue plans a requeue instant if Kueue has asked for one and none is
@@ -53,8 +59,16 @@ func (r *Runner) requeue(ctx context.Context, items []*item) {
 	}
 }
 
-// onlyIdleRequeue tells whether all that is left of the run is a requeue
-// instant with no workload pending to retry.
-func (r *Runner) onlyIdleRequeue() bool {
-	return r.pending == 0 && len(r.queue.items) == 1 && r.queue.items[0].act == actRequeue
+// skipIdleRequeue processes the next instant without a step when it holds
+// only a requeue and Kueue has nothing pending to retry, and reports
+// whether it did. Between steps Kueue is quiet with its scheduler parked,
+// as Process needs.
+func (r *Runner) skipIdleRequeue(ctx context.Context) bool {
+	if r.t.Requeues == nil || !r.queue.onlyRequeueNext() || !r.t.Requeues.Idle() {
+		return false
+	}
+	r.queue.popAt(r.queue.next())
+	r.requeuePlanned = false
+	r.t.Requeues.Process(ctx)
+	return true
 }

@@ -238,7 +238,10 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	}
 
 	var runErr error
-	for !r.queue.empty() && !r.onlyIdleRequeue() {
+	for !r.queue.empty() {
+		if r.skipIdleRequeue(ctx) {
+			continue
+		}
 		t := r.queue.next()
 		if r.s.End != nil && t > r.s.End.Duration {
 			break

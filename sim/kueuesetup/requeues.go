@@ -7,6 +7,8 @@ import (
 	"sort"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
 	"sigs.k8s.io/kueue/pkg/features"
 )
@@ -99,6 +101,17 @@ func (q *Requeues) Pending() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// Idle tells whether Kueue's queues hold no pending workload, active or
+// inadmissible, in any ClusterQueue: a requeue would then move nothing.
+func (q *Requeues) Idle() bool {
+	for _, name := range q.queues.GetClusterQueueNames() {
+		if n, err := q.queues.Pending(&kueue.ClusterQueue{ObjectMeta: metav1.ObjectMeta{Name: string(name)}}); err == nil && n > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Process moves the inadmissible workloads of every ClusterQueue and cohort

@@ -15,7 +15,8 @@ import (
 
 // A workload Kueue could not admit stays aside after the quota it waits
 // for is freed, until the caller processes the requeue Kueue asked for:
-// Pending names the ClusterQueue, Process moves the workload back.
+// Pending names the ClusterQueue, Process moves the workload back. Idle
+// holds only while no workload is queued, active or aside.
 func TestRequeuesWaitForProcess(t *testing.T) {
 	ctx := context.Background()
 	cq, lq := testQueue("req-cq")
@@ -34,6 +35,10 @@ func TestRequeuesWaitForProcess(t *testing.T) {
 	if err := m.AddClusterQueue(ctx, cq); err != nil {
 		t.Fatal(err)
 	}
+	if !q.Idle() {
+		t.Error("with no workload queued, Idle() = false")
+	}
+	// The LocalQueue brings the client's workloads into Kueue's queues.
 	if err := m.AddLocalQueue(ctx, lq); err != nil {
 		t.Fatal(err)
 	}
@@ -55,6 +60,9 @@ func TestRequeuesWaitForProcess(t *testing.T) {
 	tried := workload.Key(heads[0].Obj)
 	if got := m.DumpInadmissible()["req-cq"]; !slices.Equal(got, []workload.Reference{tried}) {
 		t.Fatalf("inadmissible = %v, want [%s]", got, tried)
+	}
+	if q.Idle() {
+		t.Error("with a workload aside as inadmissible, Idle() = true")
 	}
 	// The other workload's end frees quota: Kueue asks for a requeue.
 	other := workload.Key(running)
