@@ -20,10 +20,10 @@ import (
 //     the list is in kube-scheduler's own node order, so ties break the
 //     same way for the same sequence of pods (notebook-non-preemptive
 //     wrote a second decisions.jsonl in 3 of 6 runs before, 3 of 23
-//     after). What it leaves is the sequence: pods of one instant reach
-//     kube-scheduler in the order their controllers create them, which
-//     varies (README, "Known limits"). The cost is filtering and scoring
-//     on one core, small next to the API round trips of each placement.
+//     after). The sequence itself the engine fixes: it holds an
+//     instant's pods with a scheduling gate and releases them in scenario
+//     order (sim/engine/hold.go). The cost is filtering and scoring on
+//     one core, small next to the API round trips of each placement.
 //   - leader election off, as for kube-controller-manager: one scheduler.
 //   - the client's rate limits (clientRateLimit), which the command-line
 //     flags cannot set once a configuration file is given.

@@ -20,7 +20,10 @@ func (inferenceServiceKind) object(o objectSpec) (client.Object, error) {
 	res := podResources(o.stream.Requests)
 	return unstructuredObject("serving.kserve.io/v1beta1", "InferenceService", o.meta, map[string]any{
 		"predictor": map[string]any{
-			"minReplicas": o.replicas,
+			// The predictor inlines a pod spec: KServe copies it, with the
+			// engine's scheduling gate (hold.go), to the predictor's pods.
+			"schedulingGates": o.template("").Spec.SchedulingGates,
+			"minReplicas":     o.replicas,
 			"model": map[string]any{
 				"modelFormat": map[string]any{"name": "sklearn"},
 				"resources":   res,

@@ -38,10 +38,12 @@ func (rayJobKind) sidePods(o objectSpec) []corev1.PodTemplateSpec {
 // submitterTemplate is KubeRay's default submitter template with the
 // arrival's labels, so that the submitter's pod maps back to the arrival
 // like the cluster's pods (the default template carries no labels; a
-// RayJob whose submitter went unseen never counted as running).
+// RayJob whose submitter went unseen never counted as running), and the
+// engine's scheduling gate, like every pod of the run (hold.go).
 func submitterTemplate(o objectSpec) corev1.PodTemplateSpec {
 	t := fakes.DefaultSubmitterTemplate(fakeImage)
-	t.Labels = o.template("").Labels
+	own := o.template("")
+	t.Labels, t.Spec.SchedulingGates = own.Labels, own.Spec.SchedulingGates
 	return t
 }
 

@@ -28,9 +28,11 @@ var (
 func (rawWorkloadKind) withoutPods() {}
 
 func (rawWorkloadKind) object(o objectSpec) (client.Object, error) {
+	t := o.template("main")
+	t.Spec.SchedulingGates = nil // no pods to hold
 	wl := &kueue.Workload{ObjectMeta: o.meta, Spec: kueue.WorkloadSpec{
 		QueueName: kueue.LocalQueueName(o.stream.Queue),
-		PodSets:   []kueue.PodSet{{Name: kueue.DefaultPodSetName, Count: o.replicas, Template: o.template("main")}},
+		PodSets:   []kueue.PodSet{{Name: kueue.DefaultPodSetName, Count: o.replicas, Template: t}},
 	}}
 	if pc := o.stream.PriorityClass; pc != "" {
 		wl.Spec.PriorityClassRef = kueue.NewWorkloadPriorityClassRef(pc)

@@ -105,6 +105,10 @@ type settler struct {
 	// (see kueuesetup.SchedulerGate); true means it did, and the settle
 	// goes on.
 	resume func() bool
+	// release, called once the control plane is quiet and Kueue's
+	// scheduler has gone on, lets kube-scheduler have the pods the instant
+	// made (hold.go); it returns how many, and the settle goes on if any.
+	release func(context.Context) (int, error)
 	// ignore are in-process controllers whose work does not make the
 	// control plane busy (see statusControllers).
 	ignore map[string]bool
@@ -281,11 +285,14 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 			s.waits[reasonKind(busy)]++
 		}
 		if rounds >= s.rounds {
-			if s.resume == nil || !s.resume() {
+			went, err := s.goOn(ctx)
+			if err != nil {
+				return "", err
+			}
+			if !went {
 				return "", nil
 			}
 			rounds = 0
-			s.waits["Kueue's scheduler went on after evicting"]++
 		}
 		lastRev = rev
 		if time.Now().After(deadline) {
@@ -309,6 +316,26 @@ func (s *settler) wait(ctx context.Context, also func() string) (string, error) 
 		case <-poll.C:
 		}
 	}
+}
+
+// goOn lets what waits for a quiet control plane go on: Kueue's
+// scheduler, if it paused after a cycle that evicted workloads (resume),
+// else the pods held for the instant (release, hold.go). It tells whether
+// anything did: the settle then goes on.
+func (s *settler) goOn(ctx context.Context) (bool, error) {
+	if s.resume != nil && s.resume() {
+		s.waits["Kueue's scheduler went on after evicting"]++
+		return true, nil
+	}
+	if s.release == nil {
+		return false, nil
+	}
+	n, err := s.release(ctx)
+	if err != nil || n == 0 {
+		return false, err
+	}
+	s.waits["the instant's pods released to kube-scheduler"]++
+	return true, nil
 }
 
 // inadmissibleCycles reads how many of Kueue's scheduling cycles admitted
@@ -523,9 +550,14 @@ func finished(j *batchv1.Job) bool {
 	return false
 }
 
+// unschedulable tells whether kube-scheduler tried p and found no node.
+// kube-apiserver marks a pod created with scheduling gates PodScheduled
+// False with reason SchedulingGated, and leaves that once the gates are
+// gone, until kube-scheduler writes its own: such a pod waits for
+// kube-scheduler.
 func unschedulable(p *corev1.Pod) bool {
 	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse {
+		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason != corev1.PodReasonSchedulingGated {
 			return true
 		}
 	}

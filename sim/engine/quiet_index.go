@@ -26,11 +26,15 @@ type busyIndex struct {
 	jobs    map[string]*batchv1.Job
 	jobPods map[string]map[string]bool
 	podJob  map[string]string // pod ns/name → job ns/name
+	// held are the pods that only InstantGate keeps from kube-scheduler
+	// (hold.go), by ns/name: not busy, but the settle releases them once
+	// the control plane is quiet.
+	held map[string]heldPod
 }
 
 func newBusyIndex() *busyIndex {
 	return &busyIndex{busy: map[string]string{}, jobs: map[string]*batchv1.Job{},
-		jobPods: map[string]map[string]bool{}, podJob: map[string]string{}}
+		jobPods: map[string]map[string]bool{}, podJob: map[string]string{}, held: map[string]heldPod{}}
 }
 
 // watch registers the index's handlers on the cache's informers.
@@ -66,6 +70,17 @@ func (x *busyIndex) watch(ctx context.Context, c cache.Cache) error {
 	return nil
 }
 
+// heldPods are the pods InstantGate alone holds, in no particular order.
+func (x *busyIndex) heldPods() []heldPod {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	out := make([]heldPod, 0, len(x.held))
+	for _, p := range x.held {
+		out = append(out, p)
+	}
+	return out
+}
+
 // first returns something still going on, or "".
 func (x *busyIndex) first() string {
 	x.mu.Lock()
@@ -93,6 +108,11 @@ func (x *busyIndex) onPod(obj any) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.set("pod "+key, podBusy(p))
+	if heldOnly(p) {
+		x.held[key] = heldPodOf(p)
+	} else {
+		delete(x.held, key)
+	}
 	if job := p.Labels[batchv1.JobNameLabel]; job != "" {
 		jk := p.Namespace + "/" + job
 		x.podJob[key] = jk
@@ -113,6 +133,7 @@ func (x *busyIndex) onPodDeleted(obj any) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.set("pod "+key, "")
+	delete(x.held, key)
 	if jk, ok := x.podJob[key]; ok {
 		delete(x.podJob, key)
 		delete(x.jobPods[jk], key)

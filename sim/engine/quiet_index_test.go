@@ -81,3 +81,39 @@ func TestBusyIndexFailedJob(t *testing.T) {
 		t.Errorf("busy = %q after the Failed condition, want nothing", got)
 	}
 }
+
+func TestBusyIndexHeldPods(t *testing.T) {
+	x := newBusyIndex()
+	gated := func(gates ...string) *corev1.Pod {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", Labels: map[string]string{WorkloadLabel: "w-0"}}}
+		for _, g := range gates {
+			p.Spec.SchedulingGates = append(p.Spec.SchedulingGates, corev1.PodSchedulingGate{Name: g})
+		}
+		// kube-apiserver's mark on a pod created with gates.
+		p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonSchedulingGated}}
+		return p
+	}
+	for _, tc := range []struct {
+		name string
+		pod  *corev1.Pod
+		held int
+		busy string
+	}{
+		{"Kueue's topology gate and the instant's", gated("kueue.x-k8s.io/topology", InstantGate), 0, ""},
+		{"the instant's gate alone", gated(InstantGate), 1, ""},
+		{"released: kube-apiserver's SchedulingGated mark stays", gated(), 0, "waits for kube-scheduler"},
+	} {
+		x.onPod(tc.pod)
+		if got := len(x.heldPods()); got != tc.held {
+			t.Errorf("%s: %d held pods, want %d", tc.name, got, tc.held)
+		}
+		if got := x.first(); (tc.busy == "") != (got == "") || !strings.Contains(got, tc.busy) {
+			t.Errorf("%s: busy = %q, want %q", tc.name, got, tc.busy)
+		}
+	}
+	x.onPod(gated(InstantGate))
+	x.onPodDeleted(gated(InstantGate))
+	if got := len(x.heldPods()); got != 0 {
+		t.Errorf("a deleted pod stays held (%d)", got)
+	}
+}

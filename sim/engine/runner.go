@@ -116,6 +116,9 @@ type Runner struct {
 	retriedSeen map[string]bool
 	// requeuePlanned: a requeue instant is in the queue (requeue.go).
 	requeuePlanned bool
+	// arrivalSeq is each arrival's place in the plan, by namespace/name:
+	// the order the instant's pods go to kube-scheduler in (hold.go).
+	arrivalSeq map[string]int
 }
 
 // Option configures a Runner.
@@ -160,6 +163,7 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 		// cycle (lock-step is turned on in Run).
 		r.settle.resume, r.settle.paused = t.Gate.Resume, t.Gate.Paused
 	}
+	r.settle.release = r.releaseHeld
 	r.evict = newEvictor(t.Client, t.Cache, clock)
 	r.obs.evicted = r.evict.add
 	r.settle.others = append(r.settle.others, r.evict.busy)
@@ -223,6 +227,10 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		// steps settle without waiting for them.
 		r.settle.etcdRevision = r.t.DecisionRevision
 		r.settle.ignore = statusControllers
+	}
+	r.arrivalSeq = make(map[string]int, len(arrivals))
+	for i, a := range arrivals {
+		r.arrivalSeq[a.Team.Namespace+"/"+a.Name] = i
 	}
 	position := 0
 	for i := range arrivals {

@@ -91,12 +91,14 @@ func newObjectSpec(a Arrival, priorities map[string]int32) objectSpec {
 
 // template is a pod template with one container of the given name: the
 // stream's requests and required node affinity, the arrival's labels,
-// restart policy Never.
+// restart policy Never, and the scheduling gate that holds its pods until
+// the engine releases the instant's pods together (hold.go).
 func (o objectSpec) template(container string) corev1.PodTemplateSpec {
 	return corev1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{WorkloadLabel: o.meta.Name, StreamLabel: o.stream.Name}},
 		Spec: corev1.PodSpec{
-			RestartPolicy: corev1.RestartPolicyNever,
+			SchedulingGates: []corev1.PodSchedulingGate{{Name: InstantGate}},
+			RestartPolicy:   corev1.RestartPolicyNever,
 			Containers: []corev1.Container{{
 				Name: container, Image: fakeImage, Resources: podResources(o.stream.Requests),
 			}},
