@@ -107,6 +107,10 @@ func Start(ctx context.Context, opts ...Option) (_ *ControlPlane, err error) {
 	if err := cp.startAPIServer(o); err != nil {
 		return nil, err
 	}
+	createsTaken, err := crdsTakeCreatesAt(ctx, cp.Client)
+	if err != nil {
+		return nil, err
+	}
 	if !o.noPods {
 		if err := cp.startChildren(ctx); err != nil {
 			return nil, err
@@ -119,6 +123,11 @@ func Start(ctx context.Context, opts ...Option) (_ *ControlPlane, err error) {
 		return nil, err
 	}
 	if err := cp.createBasics(ctx, o.pools); err != nil {
+		return nil, err
+	}
+	// What is left of kube-apiserver's hold on creates of just-installed
+	// custom resources is spent here, not at a replay's first step.
+	if err := waitUntil(ctx, createsTaken); err != nil {
 		return nil, err
 	}
 	go cp.watch()

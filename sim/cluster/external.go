@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -73,8 +74,12 @@ func Connect(ctx context.Context, cfg *rest.Config, opts ...Option) (_ *ControlP
 	if cp.Client, err = client.New(cp.Config, client.Options{Scheme: cp.Scheme}); err != nil {
 		return nil, fmt.Errorf("connecting to the cluster: %w", err)
 	}
+	var createsTaken time.Time
 	if !o.ext.noCRDs {
 		if err := cp.installCRDs(ctx, o); err != nil {
+			return nil, err
+		}
+		if createsTaken, err = crdsTakeCreatesAt(ctx, cp.Client); err != nil {
 			return nil, err
 		}
 	}
@@ -99,6 +104,11 @@ func Connect(ctx context.Context, cfg *rest.Config, opts ...Option) (_ *ControlP
 		if err := cp.registerWebhooks(hooks); err != nil {
 			return nil, err
 		}
+	}
+	// kube-apiserver holds creates of just-installed custom resources (see
+	// crdCreateHold): wait out what is left of it here.
+	if err := waitUntil(ctx, createsTaken); err != nil {
+		return nil, err
 	}
 	go cp.watch()
 	return cp, nil
