@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,17 +23,8 @@ func TestOpenBReplayHonoursGPUSpec(t *testing.T) {
 	if code, msg := runSim(t, "run", out, "--prune-finished", "--report", report, "--progress", "none"); code != 0 {
 		t.Fatalf("run: exit %d\n%s", code, msg)
 	}
-	f, err := os.Open(filepath.Join(report, "events.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	events, err := record.Read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var admitted, placed bool
-	for _, e := range events {
+	for _, e := range readEvents(t, filepath.Join(report, "events.jsonl")) {
 		if e.Stream != "shape-2" { // p2: 2 GPUs, gpu_spec T4
 			continue
 		}

@@ -18,17 +18,8 @@ func TestSameInstantPodsReachKubeSchedulerInScenarioOrder(t *testing.T) {
 	if code, out := runSim(t, "run", "testdata/pod-order.yaml", "--report", dir, "--progress", "none"); code != 0 {
 		t.Fatalf("run exited %d:\n%s", code, out)
 	}
-	f, err := os.Open(filepath.Join(dir, "decisions.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	events, err := record.Read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	placed := map[string][]string{}
-	for _, e := range events {
+	for _, e := range readEvents(t, filepath.Join(dir, "decisions.jsonl")) {
 		if e.Type == record.TypePlaced {
 			placed[e.Workload] = append(placed[e.Workload], e.T.D().String()+" "+e.Pool)
 		}
@@ -39,4 +30,19 @@ func TestSameInstantPodsReachKubeSchedulerInScenarioOrder(t *testing.T) {
 			t.Errorf("%s placed %v, want once at %s", wl, got, w)
 		}
 	}
+}
+
+// readEvents reads an events.jsonl or decisions.jsonl.
+func readEvents(t *testing.T, path string) []record.Event {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	events, err := record.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events
 }
