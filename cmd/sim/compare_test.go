@@ -31,15 +31,7 @@ func simInProcess(t *testing.T, args ...string) (int, string) {
 // as sim run --report would.
 func runFolder(t *testing.T, mutate func([]record.Event)) string {
 	t.Helper()
-	f, err := os.Open("../../reports/testdata/handmade.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	events, err := record.Read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	events := readEvents(t, "../../reports/testdata/handmade.jsonl")
 	if mutate != nil {
 		mutate(events)
 	}
