@@ -58,6 +58,10 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options, wh webhook.
 	if t, ok := o.clock.(kueuesetup.SimulatedTimers); ok {
 		kopts = append(kopts, kueuesetup.WithSimulatedTimers(t))
 	}
+	if t, ok := o.clock.(kueuesetup.InstantTimers); ok {
+		// The engine makes the Workload reconciler's waits instants.
+		kopts = append(kopts, kueuesetup.WithInstantTimers(t))
+	}
 	if !o.ext.noKueue {
 		if cp.Kueue, err = kueuesetup.Setup(mgrCtx, mgr, kcfg, kopts...); err != nil {
 			return err

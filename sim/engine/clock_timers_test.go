@@ -55,3 +55,61 @@ func TestAfterSimulatedWaitsOnTheWallClockInRealtimeRuns(t *testing.T) {
 		t.Errorf("a realtime run's timer waits for simulated time as well")
 	}
 }
+
+// TestWakeAtIsAnInstant: WakeAt's timers are what NextWake reports, the
+// earliest first, and fire as the clock reaches them even on a clock made
+// for a realtime run (the engine paces those instants); AfterSimulated's
+// timers are never reported; a time already reached fires at once.
+func TestWakeAtIsAnInstant(t *testing.T) {
+	c := &VirtualClock{}
+	c.WallTimers()
+	c.Set(10 * time.Second)
+	if _, ok := c.NextWake(); ok {
+		t.Fatal("a clock with no wakes reports one")
+	}
+	var fired []string
+	c.WakeAt(70*time.Second, func() { fired = append(fired, "70s") })
+	c.WakeAt(40*time.Second, func() { fired = append(fired, "40s") })
+	c.AfterSimulated(time.Second, func() {})
+	if at, ok := c.NextWake(); !ok || at != 40*time.Second {
+		t.Fatalf("NextWake = %v, %v; want 40s", at, ok)
+	}
+	c.Set(40 * time.Second)
+	if at, ok := c.NextWake(); !ok || at != 70*time.Second || !slices.Equal(fired, []string{"40s"}) {
+		t.Fatalf("at 40s: fired %v, NextWake %v %v; want [40s] and 70s", fired, at, ok)
+	}
+	c.WakeAt(40*time.Second, func() { fired = append(fired, "late") })
+	if !slices.Equal(fired, []string{"40s", "late"}) {
+		t.Errorf("a wake for a time already reached did not fire at once: %v", fired)
+	}
+	c.Set(70 * time.Second)
+	if _, ok := c.NextWake(); ok || len(fired) != 3 {
+		t.Errorf("at 70s: fired %v, a wake still reported %v", fired, ok)
+	}
+}
+
+// TestTimelineOnlyWakes: the timeline counts its wakes as they come and
+// go, so the loop can tell that nothing but Kueue's waits is left.
+func TestTimelineOnlyWakes(t *testing.T) {
+	var q timeline
+	if q.onlyWakes() {
+		t.Fatal("an empty timeline holds only wakes")
+	}
+	q.push(&item{at: 5 * time.Second, act: actWake})
+	q.push(&item{at: 3 * time.Second, act: actFinish})
+	q.push(&item{at: 9 * time.Second, act: actWake})
+	if q.onlyWakes() {
+		t.Fatal("a timeline with a finish holds only wakes")
+	}
+	if got := q.popAt(3 * time.Second); len(got) != 1 || got[0].act != actFinish {
+		t.Fatalf("popAt(3s) = %v", got)
+	}
+	if !q.onlyWakes() {
+		t.Fatal("after the finish, only two wakes are left, but onlyWakes is false")
+	}
+	q.popAt(5 * time.Second)
+	q.popAt(9 * time.Second)
+	if q.onlyWakes() || q.wakes != 0 {
+		t.Errorf("emptied: onlyWakes %v, wakes %d", q.onlyWakes(), q.wakes)
+	}
+}

@@ -13,6 +13,7 @@ const (
 	actFinish                // end its run: pods succeed or fail
 	actDelete                // delete a long-running workload
 	actRequeue               // retry Kueue's inadmissible workloads (requeue.go)
+	actWake                  // a time Kueue's Workload reconciler waits for (wake.go)
 )
 
 type item struct {
@@ -30,15 +31,23 @@ type item struct {
 type timeline struct {
 	items []*item
 	seq   int
+	wakes int // items that are actWake
 }
 
 func (q *timeline) push(it *item) {
 	it.seq = q.seq
 	q.seq++
+	if it.act == actWake {
+		q.wakes++
+	}
 	heap.Push((*itemHeap)(&q.items), it)
 }
 
 func (q *timeline) empty() bool { return len(q.items) == 0 }
+
+// onlyWakes tells whether every item left is an actWake: nothing of the
+// scenario, and no requeue Kueue asked for, is to come.
+func (q *timeline) onlyWakes() bool { return len(q.items) > 0 && q.wakes == len(q.items) }
 
 func (q *timeline) next() time.Duration { return q.items[0].at }
 
@@ -61,7 +70,11 @@ func (q *timeline) onlyRequeueNext() bool {
 func (q *timeline) popAt(t time.Duration) []*item {
 	var out []*item
 	for len(q.items) > 0 && q.items[0].at == t {
-		out = append(out, heap.Pop((*itemHeap)(&q.items)).(*item))
+		it := heap.Pop((*itemHeap)(&q.items)).(*item)
+		if it.act == actWake {
+			q.wakes--
+		}
+		out = append(out, it)
 	}
 	return out
 }

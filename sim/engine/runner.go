@@ -116,6 +116,8 @@ type Runner struct {
 	retriedSeen map[string]bool
 	// requeuePlanned: a requeue instant is in the queue (requeue.go).
 	requeuePlanned bool
+	// wakePlanned: the times of the wake instants in the queue (wake.go).
+	wakePlanned map[time.Duration]bool
 	// arrivalSeq is each arrival's place in the plan, by namespace/name:
 	// the order the instant's pods go to kube-scheduler in (hold.go).
 	arrivalSeq map[string]int
@@ -246,7 +248,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	}
 
 	var runErr error
-	for !r.queue.empty() {
+	for !r.queue.empty() && !r.onlyWakesLeft() {
 		if r.skipIdleRequeue(ctx) {
 			continue
 		}
@@ -308,6 +310,7 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 		r.t.Gate.Hold()
 	}
 	items := r.queue.popAt(t)
+	r.woken(items)
 	r.requeue(ctx, items)
 	arrived, err := r.applyAll(ctx, items)
 	if err == nil && r.t.Gate != nil {
@@ -330,5 +333,6 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 		return err
 	}
 	r.planRequeue()
+	r.planWake()
 	return r.endStep(extra)
 }

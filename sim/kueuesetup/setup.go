@@ -2,6 +2,7 @@ package kueuesetup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -38,6 +39,7 @@ type Option func(*options)
 type options struct {
 	schedulerClock clock.Clock
 	timers         SimulatedTimers
+	wakes          InstantTimers
 	callerRequeues bool
 }
 
@@ -188,9 +190,12 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 		return nil, fmt.Errorf("fetching the Kubernetes version for Kueue: %w", err)
 	}
 
+	if o.wakes != nil && o.schedulerClock == nil {
+		return nil, errors.New("WithInstantTimers needs WithSchedulerClock: Kueue's Workload reconciler would wait on simulated time but read the wall clock")
+	}
 	coreMgr := mgr
-	if o.timers != nil {
-		coreMgr = newStatusBatchManager(mgr, o.timers)
+	if o.timers != nil || o.wakes != nil {
+		coreMgr = newStatusBatchManager(mgr, o.timers, o.schedulerClock, o.wakes)
 	}
 	if failed, err := core.SetupControllers(coreMgr, queues, cCache, cfg, nil, preemption, nil); err != nil {
 		return nil, fmt.Errorf("setting up Kueue controller %s: %w", failed, err)

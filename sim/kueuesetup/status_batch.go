@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -67,21 +68,34 @@ type newQueueFunc = func(string, workqueue.TypedRateLimiter[reconcile.Request]) 
 // status controllers their simulated-time queue.
 type statusBatchManager struct {
 	ctrl.Manager
-	timers  SimulatedTimers
-	wrapped map[string]bool // the status controllers given a simulated-time queue
+	timers  SimulatedTimers // nil: status batching stays on wall time
+	clock   clock.Clock     // the Workload reconciler's, with wakes
+	wakes   InstantTimers   // nil: the Workload reconciler stays on wall time (workload_timers.go)
+	wrapped map[string]bool // the controllers given a simulated-time queue
 }
 
-func newStatusBatchManager(m ctrl.Manager, timers SimulatedTimers) statusBatchManager {
-	return statusBatchManager{Manager: m, timers: timers, wrapped: map[string]bool{}}
+func newStatusBatchManager(m ctrl.Manager, timers SimulatedTimers, c clock.Clock, wakes InstantTimers) statusBatchManager {
+	return statusBatchManager{Manager: m, timers: timers, clock: c, wakes: wakes, wrapped: map[string]bool{}}
 }
 
 func (m statusBatchManager) Add(r manager.Runnable) error {
-	name, err := simulateQueueDelays(r, m.timers)
-	if err != nil {
-		return err
+	if m.timers != nil {
+		name, err := simulateQueueDelays(r, m.timers)
+		if err != nil {
+			return err
+		}
+		if name != "" {
+			m.wrapped[name] = true
+		}
 	}
-	if name != "" {
-		m.wrapped[name] = true
+	if m.wakes != nil {
+		found, err := simulateWorkloadTimers(r, m.clock, m.wakes)
+		if err != nil {
+			return err
+		}
+		if found {
+			m.wrapped[workloadController] = true
+		}
 	}
 	return m.Manager.Add(r)
 }
@@ -92,15 +106,18 @@ func (m statusBatchManager) Add(r manager.Runnable) error {
 func (m statusBatchManager) checkWrapped() error {
 	var missing []string
 	for name, required := range statusBatchControllers {
-		if required && !m.wrapped[name] {
+		if m.timers != nil && required && !m.wrapped[name] {
 			missing = append(missing, name)
 		}
+	}
+	if m.wakes != nil && !m.wrapped[workloadController] {
+		missing = append(missing, workloadController)
 	}
 	if len(missing) == 0 {
 		return nil
 	}
 	sort.Strings(missing)
-	return fmt.Errorf("counting Kueue's status batching in simulated time: no controller named %s was added with a Name and NewQueue field kueue-sim recognises (update sim/kueuesetup/status_batch.go for this controller-runtime)", strings.Join(missing, ", "))
+	return fmt.Errorf("putting Kueue's controllers on simulated time: no controller named %s was added with a Name and NewQueue field kueue-sim recognises (update sim/kueuesetup/status_batch.go or workload_timers.go for this controller-runtime)", strings.Join(missing, ", "))
 }
 
 // simulateQueueDelays wraps the NewQueue of r, when r is one of the status

@@ -79,7 +79,7 @@ func newQueueOf(t *testing.T, c any) workqueue.TypedRateLimitingInterface[reconc
 func TestStatusControllersCountDelaysInSimulatedTime(t *testing.T) {
 	timers := &fakeTimers{}
 	rec := &recordingManager{}
-	m := newStatusBatchManager(rec, timers)
+	m := newStatusBatchManager(rec, timers, nil, nil)
 	cq := newController(t, "clusterqueue_controller")
 	wl := newController(t, "workload_controller")
 	for _, c := range []manager.Runnable{cq, wl} {
@@ -160,7 +160,7 @@ func queueConstructor(c any) (newQueueFunc, error) {
 // so would batch on wall time) is an error naming it; the Cohort
 // controller, which Kueue v0.17 does not batch, is not required.
 func TestStatusBatchingFailsWithoutTheStatusControllers(t *testing.T) {
-	m := newStatusBatchManager(&recordingManager{}, &fakeTimers{})
+	m := newStatusBatchManager(&recordingManager{}, &fakeTimers{}, nil, nil)
 	if err := m.Add(newController(t, "clusterqueue_controller")); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,51 @@
+package engine
+
+import "time"
+
+// Kueue's Workload reconciler waits: for a workload's pods to be ready
+// (waitForPodsReady's timeout), for the end of the requeuing back-off it
+// set after evicting one (requeuingStrategy), for a maximum execution time
+// to run out, for a finished Workload's retention. It does so by asking
+// controller-runtime to reconcile the Workload again after a delay, and it
+// measures the delay on its clock. In a replay both are simulated
+// (kueuesetup.WithInstantTimers): the reconciler reads the virtual clock,
+// and its delayed reconciles wait on the clock's WakeAt timers.
+//
+// Such a wait is a time something happens, so it is an instant of the
+// replay: at the end of each step the engine plans an instant at the
+// clock's earliest wake (planWake), and the step there moves the clock,
+// which hands the reconciles to Kueue, and settles what follows (an
+// eviction, a workload back in its queue and maybe admitted).
+//
+// Kueue waits without end (a workload whose pods never start is evicted,
+// backs off, is admitted and evicted again, for ever unless
+// backoffLimitCount stops it), so wakes alone do not keep a run going:
+// without an `end`, the run ends once only wakes are left in its
+// timeline; with one, it runs to its end.
+
+// planWake plans an instant at the clock's earliest wake unless one is
+// planned there. The loop calls it once a step has settled.
+func (r *Runner) planWake() {
+	at, ok := r.clock.NextWake()
+	if !ok || r.wakePlanned[at] {
+		return
+	}
+	if r.wakePlanned == nil {
+		r.wakePlanned = map[time.Duration]bool{}
+	}
+	r.wakePlanned[at] = true
+	r.queue.push(&item{at: at, act: actWake})
+}
+
+// woken forgets the planned wakes among items, the instant's.
+func (r *Runner) woken(items []*item) {
+	for _, it := range items {
+		if it.act == actWake {
+			delete(r.wakePlanned, it.at)
+		}
+	}
+}
+
+// onlyWakesLeft tells whether the run is over but for Kueue's waits (see
+// above).
+func (r *Runner) onlyWakesLeft() bool { return r.s.End == nil && r.queue.onlyWakes() }

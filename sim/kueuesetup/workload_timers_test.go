@@ -1,0 +1,149 @@
+package kueuesetup
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/kueue/pkg/controller/core"
+)
+
+// fakeWakes holds WakeAt's functions until fire.
+type fakeWakes struct {
+	now time.Duration
+	ats []time.Duration
+	fns []func()
+}
+
+func (f *fakeWakes) Elapsed() time.Duration { return f.now }
+
+func (f *fakeWakes) WakeAt(at time.Duration, fn func()) {
+	f.ats = append(f.ats, at)
+	f.fns = append(f.fns, fn)
+}
+
+// fireUntil moves the fake to t and runs the functions due by then.
+func (f *fakeWakes) fireUntil(t time.Duration) {
+	f.now = t
+	var ats []time.Duration
+	var fns []func()
+	for i, at := range f.ats {
+		if at <= t {
+			f.fns[i]()
+			continue
+		}
+		ats, fns = append(ats, at), append(fns, f.fns[i])
+	}
+	f.ats, f.fns = ats, fns
+}
+
+func newWorkloadController(t *testing.T, r reconcile.Reconciler) controller.TypedController[reconcile.Request] {
+	t.Helper()
+	c, err := controller.NewTypedUnmanaged(workloadController, controller.TypedOptions[reconcile.Request]{
+		Reconciler: r, SkipNameValidation: ptrTrue(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// reconcilerClock reads the unexported clock of Kueue's Workload
+// reconciler.
+func reconcilerClock(t *testing.T, r *core.WorkloadReconciler) clock.Clock {
+	t.Helper()
+	f := reflect.ValueOf(r).Elem().FieldByName("clock")
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(clock.Clock)
+}
+
+// TestWorkloadReconcilerOnSimulatedTime: Kueue's Workload reconciler, as
+// Kueue builds it, reads the clock it is given, and its controller's
+// delayed adds (RequeueAfter) wait on the instant timers, the earliest
+// of an item's waits winning; other controllers' queues stay
+// controller-runtime's.
+func TestWorkloadReconcilerOnSimulatedTime(t *testing.T) {
+	rec := core.NewWorkloadReconciler(nil, nil, nil, nil)
+	if _, ok := reconcilerClock(t, rec).(clock.RealClock); !ok {
+		t.Fatalf("Kueue's Workload reconciler starts on %T, want the real clock", reconcilerClock(t, rec))
+	}
+	sim := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	wakes := &fakeWakes{now: 30 * time.Second}
+	m := newStatusBatchManager(&recordingManager{}, nil, sim, wakes)
+	wl := newWorkloadController(t, rec)
+	other := newController(t, "resourceflavor_controller")
+	for _, c := range []any{wl, other} {
+		if err := m.Add(c.(controller.TypedController[reconcile.Request])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.checkWrapped(); err != nil {
+		t.Fatalf("with the Workload controller added: %v", err)
+	}
+	if got := reconcilerClock(t, rec); got != clock.Clock(sim) {
+		t.Fatalf("the Workload reconciler reads %T, want the simulated clock", got)
+	}
+
+	q := newQueueOf(t, wl)
+	defer q.ShutDown()
+	item := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "job-1"}}
+	q.AddAfter(item, 60*time.Second)
+	q.AddAfter(item, 90*time.Second) // a later wait for an item already waiting: none
+	q.AddAfter(item, 10*time.Second) // an earlier one: its own
+	if want := []time.Duration{90 * time.Second, 40 * time.Second}; !reflect.DeepEqual(wakes.ats, want) {
+		t.Fatalf("wakes at %v, want %v", wakes.ats, want)
+	}
+	if q.Len() != 0 {
+		t.Fatalf("AddAfter queued the item before simulated time passed (len %d)", q.Len())
+	}
+	wakes.fireUntil(40 * time.Second)
+	if q.Len() != 1 {
+		t.Fatalf("at the wake the queue holds %d items, want 1", q.Len())
+	}
+	got, _ := q.Get()
+	q.Done(got)
+	q.Forget(got)
+	if got != item {
+		t.Errorf("got %v, want %v", got, item)
+	}
+	wakes.fireUntil(90 * time.Second) // the first wait, superseded, still adds: harmless
+	q.AddAfter(item, 5*time.Second)   // nothing waits any more: a new wake
+	if n := len(wakes.ats); n != 1 || wakes.ats[0] != 95*time.Second {
+		t.Errorf("after the waits fired, AddAfter(5s) at 90s made wakes %v, want [1m35s]", wakes.ats)
+	}
+	q.AddAfter(reconcile.Request{NamespacedName: types.NamespacedName{Name: "now"}}, 0)
+	if q.Len() != 2 {
+		t.Errorf("AddAfter(0) did not queue at once: len %d", q.Len())
+	}
+
+	oq := newQueueOf(t, other)
+	defer oq.ShutDown()
+	if _, ok := oq.(*instantDelayQueue); ok {
+		t.Error("resourceflavor_controller's queue waits on instant timers; only the Workload controller's may")
+	}
+}
+
+// TestWorkloadTimersFailLoudly: a Workload controller whose reconciler is
+// not Kueue's, or no Workload controller at all, is an error naming what
+// to update, never a silent wall clock.
+func TestWorkloadTimersFailLoudly(t *testing.T) {
+	sim := clocktesting.NewFakeClock(time.Now())
+	m := newStatusBatchManager(&recordingManager{}, nil, sim, &fakeWakes{})
+	err := m.Add(newController(t, workloadController))
+	if err == nil || !strings.Contains(err.Error(), "workload_timers.go") {
+		t.Errorf("a workload_controller with another reconciler: %v, want an error naming workload_timers.go", err)
+	}
+	m = newStatusBatchManager(&recordingManager{}, nil, sim, &fakeWakes{})
+	if err := m.Add(newController(t, "clusterqueue_controller")); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.checkWrapped(); err == nil || !strings.Contains(err.Error(), workloadController) {
+		t.Errorf("without a Workload controller: %v, want an error naming it", err)
+	}
+}
