@@ -28,7 +28,8 @@ type Scenario struct {
 	// `sim run --seed` overrides it.
 	Seed *int64 `json:"seed,omitempty"`
 	// End stops the run at this simulated time; default: when every arrival
-	// has happened and every workload with a duration has ended.
+	// has happened and every workload with a duration has ended (Kueue's
+	// own waits, such as a requeuing back-off, do not keep a run going).
 	End *metav1.Duration `json:"end,omitempty"`
 
 	Cluster      Cluster       `json:"cluster"`

@@ -25,7 +25,8 @@ const cycleUnderWay = "Kueue's scheduler was in a cycle when the control plane l
 //
 // The scheduler stays held until the next step releases it, except in
 // realtime runs, where what Kueue does on wall time between instants
-// (back-off timers, waitForPodsReady) is the point of the run.
+// (status batching, admission fair sharing's usage decay) is the point of
+// the run.
 func (r *Runner) park(ctx context.Context, settle func(also func() string) error) error {
 	if r.t.Gate == nil {
 		return nil
