@@ -50,7 +50,7 @@ unit:
 ## race: replays with the race detector in sim itself (one loop owns the run's state; informer handlers only queue)
 .PHONY: race
 race: tools
-	KUEUESIM_TEST_RACE=1 $(GO) test -race -count=1 -timeout 20m ./cmd/sim -run 'TestSameInstantArrivalsKeepScenarioOrder|TestMultiTeamFairSharingTraceIsReproducible|TestPruneFinishedRuns'
+	KUEUESIM_TEST_RACE=1 $(GO) test -race -count=1 -timeout 20m ./cmd/sim -run 'TestSameInstantArrivalsKeepScenarioOrder|TestMultiTeamFairSharingTraceIsReproducible|TestPruneFinishedRuns|TestPodsReadyTimeoutAndBackoffRunOnSimulatedTime'
 
 ## test: unit and integration tests against the real control plane
 .PHONY: test

@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	afs "sigs.k8s.io/kueue/pkg/util/admissionfairsharing"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
@@ -116,6 +117,7 @@ func withKueue(t Target, k *kueuesetup.Kueue) Target {
 		if k.Requeues != nil {
 			t.Requeues = k.Requeues
 		}
+		t.AdmissionFairSharing = k.Config != nil && afs.Enabled(k.Config.AdmissionFairSharing)
 	}
 	return t
 }

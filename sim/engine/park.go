@@ -25,8 +25,7 @@ const cycleUnderWay = "Kueue's scheduler was in a cycle when the control plane l
 //
 // The scheduler stays held until the next step releases it, except in
 // realtime runs, where what Kueue does on wall time between instants
-// (status batching, admission fair sharing's usage decay) is the point of
-// the run.
+// (its status batching) elapses alongside simulated time.
 func (r *Runner) park(ctx context.Context, settle func(also func() string) error) error {
 	if r.t.Gate == nil {
 		return nil

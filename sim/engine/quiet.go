@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -180,6 +181,19 @@ func reasonKind(busy string) string {
 // not wait for them (they batch their writes for a second, a simulated
 // one in a replay: see kueuesetup.WithSimulatedTimers).
 var statusControllers = map[string]bool{"clusterqueue_controller": true, "localqueue_controller": true, "cohort_controller": true}
+
+// statusOnly are the statusControllers a step does not wait for. With
+// admission fair sharing the LocalQueue reconciler also keeps each
+// LocalQueue's consumed usage, which orders admissions, in Kueue's queue
+// manager: a step waits for it.
+func statusOnly(admissionFairSharing bool) map[string]bool {
+	if !admissionFairSharing {
+		return statusControllers
+	}
+	out := maps.Clone(statusControllers)
+	delete(out, "localqueue_controller")
+	return out
+}
 
 func newSettler(c cache.Cache, direct client.Reader) *settler {
 	return &settler{poll: settlePoll, rounds: settleRounds, timeout: settleTimeout, tryGrace: kueueTryGrace, attempts: kueueInadmissibleCycles, cache: c, direct: direct, gatherer: settleGatherer(), index: newBusyIndex(), waits: map[string]int{}}

@@ -10,9 +10,9 @@ import (
 // simulated time passes no faster than wall time (slower where settling
 // takes longer). Kueue's clocks still read the simulated instant; what
 // runs on wall time in Kueue (its status batching, controller-runtime's
-// retries, admission fair sharing's usage decay) then elapses alongside
-// simulated time, as it would on a real cluster, and the Workload
-// reconciler's waits (wake.go) are instants paced like any other. A
+// retries) then elapses alongside simulated time, as it would on a real
+// cluster, and the Workload and LocalQueue reconcilers' waits (wake.go)
+// are instants paced like any other. A
 // scenario whose decisions are the same both ways does not depend on the
 // virtual clock jumping.
 func WithRealtime() Option { return func(r *Runner) { r.realtime = true } }

@@ -50,6 +50,9 @@ type Target struct {
 	// workloads at simulated times (requeue.go); nil: Kueue batches them
 	// on its own.
 	Requeues Requeues
+	// AdmissionFairSharing: the in-process Kueue runs admission fair
+	// sharing, whose usage its LocalQueue reconciler keeps (statusOnly).
+	AdmissionFairSharing bool
 }
 
 // Progress is reported after every simulated instant.
@@ -228,7 +231,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		// (batched for a second after every change) decide nothing:
 		// steps settle without waiting for them.
 		r.settle.etcdRevision = r.t.DecisionRevision
-		r.settle.ignore = statusControllers
+		r.settle.ignore = statusOnly(r.t.AdmissionFairSharing)
 	}
 	r.arrivalSeq = make(map[string]int, len(arrivals))
 	for i, a := range arrivals {

@@ -5,11 +5,12 @@ import "time"
 // Kueue's Workload reconciler waits: for a workload's pods to be ready
 // (waitForPodsReady's timeout), for the end of the requeuing back-off it
 // set after evicting one (requeuingStrategy), for a maximum execution time
-// to run out, for a finished Workload's retention. It does so by asking
-// controller-runtime to reconcile the Workload again after a delay, and it
-// measures the delay on its clock. In a replay both are simulated
-// (kueuesetup.WithInstantTimers): the reconciler reads the virtual clock,
-// and its delayed reconciles wait on the clock's WakeAt timers.
+// to run out, for a finished Workload's retention; its LocalQueue
+// reconciler waits for admission fair sharing's next usage sample. Each
+// asks controller-runtime to reconcile again after a delay it measures on
+// its clock. In a replay both are simulated (kueuesetup.WithInstantTimers):
+// the reconcilers read the virtual clock, and their delayed reconciles
+// wait on the clock's WakeAt timers.
 //
 // Such a wait is a time something happens, so it is an instant of the
 // replay: at the end of each step the engine plans an instant at the

@@ -69,8 +69,8 @@ type newQueueFunc = func(string, workqueue.TypedRateLimiter[reconcile.Request]) 
 type statusBatchManager struct {
 	ctrl.Manager
 	timers  SimulatedTimers // nil: status batching stays on wall time
-	clock   clock.Clock     // the Workload reconciler's, with wakes
-	wakes   InstantTimers   // nil: the Workload reconciler stays on wall time (workload_timers.go)
+	clock   clock.Clock     // the Workload and LocalQueue reconcilers', with wakes
+	wakes   InstantTimers   // nil: the Workload and LocalQueue reconcilers stay on wall time (workload_timers.go)
 	wrapped map[string]bool // the controllers given a simulated-time queue
 }
 
@@ -79,6 +79,17 @@ func newStatusBatchManager(m ctrl.Manager, timers SimulatedTimers, c clock.Clock
 }
 
 func (m statusBatchManager) Add(r manager.Runnable) error {
+	if m.wakes != nil {
+		// First, so that the status batching's queue wraps this one and
+		// takes the batch period before it.
+		name, err := simulateReconcilerTimers(r, m.clock, m.wakes)
+		if err != nil {
+			return err
+		}
+		if name != "" {
+			m.wrapped["clocked "+name] = true
+		}
+	}
 	if m.timers != nil {
 		name, err := simulateQueueDelays(r, m.timers)
 		if err != nil {
@@ -86,15 +97,6 @@ func (m statusBatchManager) Add(r manager.Runnable) error {
 		}
 		if name != "" {
 			m.wrapped[name] = true
-		}
-	}
-	if m.wakes != nil {
-		found, err := simulateWorkloadTimers(r, m.clock, m.wakes)
-		if err != nil {
-			return err
-		}
-		if found {
-			m.wrapped[workloadController] = true
 		}
 	}
 	return m.Manager.Add(r)
@@ -110,8 +112,10 @@ func (m statusBatchManager) checkWrapped() error {
 			missing = append(missing, name)
 		}
 	}
-	if m.wakes != nil && !m.wrapped[workloadController] {
-		missing = append(missing, workloadController)
+	for name := range clockedReconcilers {
+		if m.wakes != nil && !m.wrapped["clocked "+name] {
+			missing = append(missing, name)
+		}
 	}
 	if len(missing) == 0 {
 		return nil

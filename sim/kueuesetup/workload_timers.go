@@ -22,12 +22,14 @@ import (
 // Workloads. It reads the time from its clock and waits by returning a
 // RequeueAfter, which controller-runtime counts on its work queue's wall
 // clock. Kueue v0.17 builds the reconciler in core.SetupControllers with
-// no clock option, so on a replay's compressed time a five-minute timeout
-// fired five wall minutes into the replay, hours of simulated time late,
-// or never.
+// no clock option, so on a replay's compressed time a timeout measured
+// wall time from a simulated admission: the Workload was evicted at once,
+// and its back-off ended wall seconds into the replay, or never. The
+// LocalQueue reconciler keeps admission fair sharing's usage the same way
+// (clockedReconcilers), and is built with no clock option either.
 //
-// WithInstantTimers puts both on simulated time. When Kueue adds its
-// Workload controller to the manager, the controller's reconciler (the
+// WithInstantTimers puts both on simulated time. When Kueue adds one of
+// these controllers to the manager, the controller's reconciler (the
 // exported Do field of controller-runtime's internal controller type) is
 // given the scheduler's clock in its unexported clock field, and the
 // controller's queue constructor (NewQueue) is wrapped so that a delayed
@@ -46,38 +48,58 @@ type InstantTimers interface {
 	WakeAt(at time.Duration, f func())
 }
 
-// WithInstantTimers runs the delays of Kueue's Workload reconciler on t,
-// and the reconciler on the scheduler's clock (WithSchedulerClock, which
-// it needs), as described above.
+// WithInstantTimers runs the delays of Kueue's Workload and LocalQueue
+// reconcilers on t, and the reconcilers on the scheduler's clock
+// (WithSchedulerClock, which it needs), as described above.
 func WithInstantTimers(t InstantTimers) Option { return func(o *options) { o.wakes = t } }
 
 // workloadController is the name Kueue's Workload controller is added
 // under.
 const workloadController = "workload_controller"
 
-// simulateWorkloadTimers gives the Workload controller r the clock c and
-// a queue whose delays wait on t. It reports whether r was that
-// controller.
-func simulateWorkloadTimers(r manager.Runnable, c clock.Clock, t InstantTimers) (bool, error) {
+// clockedReconcilers are Kueue's controllers whose reconcilers keep time
+// on a clock core.SetupControllers gives them no option for, by the name
+// each is added under, with a test that a reconciler is Kueue's. Setup
+// fails unless it found them all.
+//
+// The LocalQueue reconciler keeps admission fair sharing's usage: it
+// samples each LocalQueue's admitted usage every usageSamplingInterval
+// and decays what it consumed with usageHalfLifeTime. The Workload
+// reconciler folds a finished workload's usage into the same record, on
+// its own clock, so the two must read one clock.
+var clockedReconcilers = map[string]func(any) bool{
+	workloadController:      func(r any) bool { _, ok := r.(*core.WorkloadReconciler); return ok },
+	"localqueue_controller": func(r any) bool { _, ok := r.(*core.LocalQueueReconciler); return ok },
+}
+
+// simulateReconcilerTimers gives the controller r, if it is one of
+// clockedReconcilers, the clock c and a queue whose delays wait on t. It
+// returns the controller's name, or "".
+func simulateReconcilerTimers(r manager.Runnable, c clock.Clock, t InstantTimers) (string, error) {
 	v := reflect.ValueOf(r)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return false, nil
+		return "", nil
 	}
-	if name := v.Elem().FieldByName("Name"); !name.IsValid() || name.Kind() != reflect.String || name.String() != workloadController {
-		return false, nil
+	nameField := v.Elem().FieldByName("Name")
+	if !nameField.IsValid() || nameField.Kind() != reflect.String {
+		return "", nil
 	}
-	fail := func(what string) (bool, error) {
-		return false, fmt.Errorf("putting Kueue's Workload reconciler on simulated time: %s (update sim/kueuesetup/workload_timers.go)", what)
+	name := nameField.String()
+	isKueues, ok := clockedReconcilers[name]
+	if !ok {
+		return "", nil
+	}
+	fail := func(what string) (string, error) {
+		return "", fmt.Errorf("putting Kueue's %s on simulated time: %s (update sim/kueuesetup/workload_timers.go)", name, what)
 	}
 	do := v.Elem().FieldByName("Do")
 	if !do.IsValid() || do.Kind() != reflect.Interface {
 		return fail(fmt.Sprintf("controller-runtime's controller (%T) has no Do field", r))
 	}
-	rec, ok := do.Interface().(*core.WorkloadReconciler)
-	if !ok {
-		return fail(fmt.Sprintf("its reconciler is a %T, not Kueue's *core.WorkloadReconciler", do.Interface()))
+	if !isKueues(do.Interface()) {
+		return fail(fmt.Sprintf("its reconciler is a %T, not Kueue's", do.Interface()))
 	}
-	if err := setReconcilerClock(rec, c); err != nil {
+	if err := setReconcilerClock(do.Interface(), c); err != nil {
 		return fail(err.Error())
 	}
 	field := v.Elem().FieldByName("NewQueue")
@@ -91,15 +113,19 @@ func simulateWorkloadTimers(r manager.Runnable, c clock.Clock, t InstantTimers) 
 	field.Set(reflect.ValueOf(newQueueFunc(func(n string, rl workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
 		return newInstantDelayQueue(inner(n, rl), t)
 	})))
-	return true, nil
+	return name, nil
 }
 
-// setReconcilerClock sets the unexported clock field of Kueue's Workload
-// reconciler.
-func setReconcilerClock(rec *core.WorkloadReconciler, c clock.Clock) error {
-	f := reflect.ValueOf(rec).Elem().FieldByName("clock")
+// setReconcilerClock sets the unexported clock field of one of Kueue's
+// reconcilers (a pointer to a struct).
+func setReconcilerClock(rec any, c clock.Clock) error {
+	v := reflect.ValueOf(rec)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("%T is not a pointer to a struct", rec)
+	}
+	f := v.Elem().FieldByName("clock")
 	if !f.IsValid() || f.Type() != reflect.TypeFor[clock.Clock]() {
-		return fmt.Errorf("Kueue's WorkloadReconciler has no clock field of type %v", reflect.TypeFor[clock.Clock]())
+		return fmt.Errorf("%T has no clock field of type %v", rec, reflect.TypeFor[clock.Clock]())
 	}
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(&c).Elem())
 	return nil

@@ -12,6 +12,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/kueue/pkg/constants"
 	"sigs.k8s.io/kueue/pkg/controller/core"
 )
 
@@ -44,9 +45,19 @@ func (f *fakeWakes) fireUntil(t time.Duration) {
 	f.ats, f.fns = ats, fns
 }
 
+func newLocalQueueController(t *testing.T) controller.TypedController[reconcile.Request] {
+	t.Helper()
+	return newKueueController(t, "localqueue_controller", core.NewLocalQueueReconciler(nil, nil, nil))
+}
+
 func newWorkloadController(t *testing.T, r reconcile.Reconciler) controller.TypedController[reconcile.Request] {
 	t.Helper()
-	c, err := controller.NewTypedUnmanaged(workloadController, controller.TypedOptions[reconcile.Request]{
+	return newKueueController(t, workloadController, r)
+}
+
+func newKueueController(t *testing.T, name string, r reconcile.Reconciler) controller.TypedController[reconcile.Request] {
+	t.Helper()
+	c, err := controller.NewTypedUnmanaged(name, controller.TypedOptions[reconcile.Request]{
 		Reconciler: r, SkipNameValidation: ptrTrue(),
 	})
 	if err != nil {
@@ -55,9 +66,9 @@ func newWorkloadController(t *testing.T, r reconcile.Reconciler) controller.Type
 	return c
 }
 
-// reconcilerClock reads the unexported clock of Kueue's Workload
-// reconciler.
-func reconcilerClock(t *testing.T, r *core.WorkloadReconciler) clock.Clock {
+// reconcilerClock reads the unexported clock of one of Kueue's
+// reconcilers.
+func reconcilerClock(t *testing.T, r any) clock.Clock {
 	t.Helper()
 	f := reflect.ValueOf(r).Elem().FieldByName("clock")
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(clock.Clock)
@@ -78,13 +89,14 @@ func TestWorkloadReconcilerOnSimulatedTime(t *testing.T) {
 	m := newStatusBatchManager(&recordingManager{}, nil, sim, wakes)
 	wl := newWorkloadController(t, rec)
 	other := newController(t, "resourceflavor_controller")
-	for _, c := range []any{wl, other} {
+	lq := newLocalQueueController(t)
+	for _, c := range []any{wl, other, lq} {
 		if err := m.Add(c.(controller.TypedController[reconcile.Request])); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := m.checkWrapped(); err != nil {
-		t.Fatalf("with the Workload controller added: %v", err)
+		t.Fatalf("with the Workload and LocalQueue controllers added: %v", err)
 	}
 	if got := reconcilerClock(t, rec); got != clock.Clock(sim) {
 		t.Fatalf("the Workload reconciler reads %T, want the simulated clock", got)
@@ -140,10 +152,39 @@ func TestWorkloadTimersFailLoudly(t *testing.T) {
 		t.Errorf("a workload_controller with another reconciler: %v, want an error naming workload_timers.go", err)
 	}
 	m = newStatusBatchManager(&recordingManager{}, nil, sim, &fakeWakes{})
-	if err := m.Add(newController(t, "clusterqueue_controller")); err != nil {
+	if err := m.Add(newLocalQueueController(t)); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.checkWrapped(); err == nil || !strings.Contains(err.Error(), workloadController) {
-		t.Errorf("without a Workload controller: %v, want an error naming it", err)
+	if err := m.checkWrapped(); err == nil || !strings.Contains(err.Error(), workloadController) || strings.Contains(err.Error(), "localqueue") {
+		t.Errorf("without a Workload controller: %v, want an error naming it alone", err)
+	}
+}
+
+// TestLocalQueueReconcilerOnSimulatedTime: admission fair sharing's
+// LocalQueue reconciler reads the simulated clock too; its controller's
+// queue sends the status batch period to the status timers and its other
+// delays (the usage sampling interval) to the instant timers.
+func TestLocalQueueReconcilerOnSimulatedTime(t *testing.T) {
+	sim := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	timers, wakes := &fakeTimers{}, &fakeWakes{}
+	m := newStatusBatchManager(&recordingManager{}, timers, sim, wakes)
+	lq := newLocalQueueController(t)
+	if err := m.Add(lq); err != nil {
+		t.Fatal(err)
+	}
+	do := reflect.ValueOf(lq).Elem().FieldByName("Do").Interface()
+	if got := reconcilerClock(t, do); got != clock.Clock(sim) {
+		t.Fatalf("the LocalQueue reconciler reads %T, want the simulated clock", got)
+	}
+	q := newQueueOf(t, lq)
+	defer q.ShutDown()
+	item := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "lq"}}
+	q.AddAfter(item, constants.UpdatesBatchPeriod)
+	q.AddAfter(item, 5*time.Minute)
+	if len(timers.waits) != 1 || timers.waits[0] != constants.UpdatesBatchPeriod {
+		t.Errorf("status timers %v, want one of the batch period", timers.waits)
+	}
+	if len(wakes.ats) != 1 || wakes.ats[0] != 5*time.Minute {
+		t.Errorf("instant timers at %v, want one at 5m", wakes.ats)
 	}
 }

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/kueue-sim/kueue-sim/sim/record"
+)
+
+// Admission fair sharing keeps its usage on simulated time: Kueue's
+// LocalQueue reconciler samples it at simulated intervals and decays it
+// with simulated time (sim/kueuesetup/workload_timers.go). In both
+// scenarios team a's old usage has decayed and team b's is fresh when
+// both ask for the whole ClusterQueue at once, b first: a runs first. The
+// short one decides the same with --realtime; on the long one the
+// previous build, which decayed usage on the wall clock, ran b first.
+func TestAdmissionFairSharingOnSimulatedTime(t *testing.T) {
+	for _, tc := range []struct {
+		scenario string
+		modes    []string
+		want     []string
+	}{
+		{"admission-fair-sharing.yaml", []string{"virtual", "realtime"},
+			[]string{"0s team-a/a-old-0", "30s team-b/b-recent-0", "36s team-a/a-next-0", "41s team-b/b-next-0"}},
+		{"admission-fair-sharing-long.yaml", []string{"virtual"},
+			[]string{"0s team-a/a-old-0", "14m40s team-b/b-recent-0", "15m0s team-a/a-next-0", "15m21s team-b/b-next-0"}},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			decisions := map[string][]byte{}
+			for _, mode := range tc.modes {
+				dir := t.TempDir()
+				args := []string{"run", filepath.Join("testdata", tc.scenario), "--report", dir, "--progress", "none"}
+				if mode == "realtime" {
+					args = append(args, "--realtime")
+				}
+				if code, out := runSim(t, args...); code != 0 {
+					t.Fatalf("%s run exited %d:\n%s", mode, code, out)
+				}
+				var got []string
+				for _, e := range readEvents(t, filepath.Join(dir, "decisions.jsonl")) {
+					if e.Type == record.TypeAdmitted {
+						got = append(got, e.T.D().String()+" "+e.Workload)
+					}
+				}
+				if !slices.Equal(got, tc.want) {
+					t.Errorf("%s run admitted\n  %q\nwant\n  %q", mode, got, tc.want)
+				}
+				data, err := os.ReadFile(filepath.Join(dir, "decisions.jsonl"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				decisions[mode] = data
+			}
+			if len(tc.modes) == 2 && !bytes.Equal(decisions["virtual"], decisions["realtime"]) {
+				t.Errorf("virtual and real time wrote different decisions:\nvirtual:\n%s\nrealtime:\n%s", decisions["virtual"], decisions["realtime"])
+			}
+		})
+	}
+}
