@@ -28,6 +28,7 @@ type VirtualClock struct {
 	queue     *QueueOrder
 
 	timers     []simTimer // waiting for simulated time; see AfterSimulated
+	wakes      wakeHeap   // waiting for simulated time, instants of their own; see WakeAt
 	wallTimers bool       // AfterSimulated waits on the wall clock (WallTimers)
 }
 

@@ -8,9 +8,8 @@ import (
 
 // simTimer is a function waiting for simulated time.
 type simTimer struct {
-	at   time.Duration
-	f    func()
-	wake bool // an instant of its own (WakeAt)
+	at time.Duration
+	f  func()
 }
 
 // AfterSimulated runs f once simulated time has advanced d past now: in the
@@ -51,41 +50,9 @@ func (c *VirtualClock) takeDue() []simTimer {
 	}
 	clear(c.timers[len(kept):])
 	c.timers = kept
+	due = append(due, c.wakes.takeDue(c.now)...)
 	slices.SortStableFunc(due, func(a, b simTimer) int { return cmp.Compare(a.at, b.at) })
 	return due
-}
-
-// WakeAt runs f when simulated time reaches at, and, unlike
-// AfterSimulated, makes at an instant of the replay if nothing else is due
-// then: the engine plans one at NextWake. A time already
-// reached runs f at once. kueuesetup puts the delays of
-// Kueue's Workload reconciler on it (kueuesetup.WithInstantTimers): a
-// PodsReady timeout, the end of a requeuing back-off, a maximum execution
-// time. It does so on a clock made for a realtime run too, whose instants
-// the engine paces to the wall clock. f must not block.
-func (c *VirtualClock) WakeAt(at time.Duration, f func()) {
-	c.mu.Lock()
-	if at <= c.now { // the clock moved on since the caller read it
-		c.mu.Unlock()
-		f()
-		return
-	}
-	c.timers = append(c.timers, simTimer{at: at, f: f, wake: true})
-	c.mu.Unlock()
-}
-
-// NextWake is the earliest time a WakeAt timer waits for, if any.
-func (c *VirtualClock) NextWake() (time.Duration, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	var next time.Duration
-	found := false
-	for _, t := range c.timers {
-		if t.wake && (!found || t.at < next) {
-			next, found = t.at, true
-		}
-	}
-	return next, found
 }
 
 // WallTimers makes AfterSimulated wait on the wall clock, for a run paced

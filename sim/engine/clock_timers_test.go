@@ -59,7 +59,8 @@ func TestAfterSimulatedWaitsOnTheWallClockInRealtimeRuns(t *testing.T) {
 // TestWakeAtIsAnInstant: WakeAt's timers are what NextWake reports, the
 // earliest first, and fire as the clock reaches them even on a clock made
 // for a realtime run (the engine paces those instants); AfterSimulated's
-// timers are never reported; a time already reached fires at once.
+// timers are never reported; a time already reached fires at once; a
+// cancelled one neither fires nor is reported.
 func TestWakeAtIsAnInstant(t *testing.T) {
 	c := &VirtualClock{}
 	c.WallTimers()
@@ -82,8 +83,16 @@ func TestWakeAtIsAnInstant(t *testing.T) {
 	if !slices.Equal(fired, []string{"40s", "late"}) {
 		t.Errorf("a wake for a time already reached did not fire at once: %v", fired)
 	}
+	cancel := c.WakeAt(60*time.Second, func() { fired = append(fired, "cancelled") })
+	if at, _ := c.NextWake(); at != 60*time.Second {
+		t.Fatalf("NextWake = %v, want 60s", at)
+	}
+	cancel()
+	if at, _ := c.NextWake(); at != 70*time.Second {
+		t.Errorf("after cancelling the 60s wake, NextWake = %v, want 70s", at)
+	}
 	c.Set(70 * time.Second)
-	if _, ok := c.NextWake(); ok || len(fired) != 3 {
+	if _, ok := c.NextWake(); ok || !slices.Equal(fired, []string{"40s", "late", "70s"}) {
 		t.Errorf("at 70s: fired %v, a wake still reported %v", fired, ok)
 	}
 }
@@ -111,5 +120,28 @@ func TestTimelineOnlyWakes(t *testing.T) {
 	q.popAt(9 * time.Second)
 	if q.onlyWakes() || q.wakes != 0 {
 		t.Errorf("emptied: onlyWakes %v, wakes %d", q.onlyWakes(), q.wakes)
+	}
+}
+
+// TestTimelineOnlyWakesNext: whether every item of the earliest time is a
+// wake, wherever the heap keeps them.
+func TestTimelineOnlyWakesNext(t *testing.T) {
+	var q timeline
+	if q.onlyWakesNext() {
+		t.Fatal("an empty timeline's next instant holds only wakes")
+	}
+	for _, at := range []time.Duration{5, 5, 7, 5, 9, 5} {
+		q.push(&item{at: at * time.Second, act: actWake})
+	}
+	if !q.onlyWakesNext() {
+		t.Fatal("only wakes at 5s, but onlyWakesNext is false")
+	}
+	q.push(&item{at: 5 * time.Second, act: actFinish})
+	if q.onlyWakesNext() {
+		t.Fatal("a finish at 5s among the wakes, but onlyWakesNext is true")
+	}
+	q.popAt(5 * time.Second)
+	if !q.onlyWakesNext() || q.next() != 7*time.Second {
+		t.Errorf("after 5s: next %v, onlyWakesNext %v", q.next(), q.onlyWakesNext())
 	}
 }

@@ -45,6 +45,30 @@ func (q *timeline) push(it *item) {
 
 func (q *timeline) empty() bool { return len(q.items) == 0 }
 
+// onlyWakesNext tells whether every item due at the earliest time is an
+// actWake. In the heap, the items of that time are the root and the
+// descendants reached through items of that time.
+func (q *timeline) onlyWakesNext() bool {
+	if len(q.items) == 0 {
+		return false
+	}
+	t := q.items[0].at
+	stack := []int{0}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if q.items[i].act != actWake {
+			return false
+		}
+		for _, c := range []int{2*i + 1, 2*i + 2} {
+			if c < len(q.items) && q.items[c].at == t {
+				stack = append(stack, c)
+			}
+		}
+	}
+	return true
+}
+
 // onlyWakes tells whether every item left is an actWake: nothing of the
 // scenario, and no requeue Kueue asked for, is to come.
 func (q *timeline) onlyWakes() bool { return len(q.items) > 0 && q.wakes == len(q.items) }

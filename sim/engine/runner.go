@@ -252,7 +252,8 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 
 	var runErr error
 	for !r.queue.empty() && !r.onlyWakesLeft() {
-		if r.skipIdleRequeue(ctx) {
+		r.planWake() // a wait Kueue asked for between steps (realtime runs)
+		if r.skipIdleRequeue(ctx) || r.skipDeadWake() {
 			continue
 		}
 		t := r.queue.next()

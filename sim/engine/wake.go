@@ -18,6 +18,11 @@ import "time"
 // which hands the reconciles to Kueue, and settles what follows (an
 // eviction, a workload back in its queue and maybe admitted).
 //
+// A reconcile that ends without asking for a delay cancels the wait it
+// asked for before (kueuesetup's queue), and an instant planned for
+// cancelled waits alone is skipped (skipDeadWake): a workload whose pods
+// became ready makes no instant at its PodsReady timeout.
+//
 // Kueue waits without end (a workload whose pods never start is evicted,
 // backs off, is admitted and evicted again, for ever unless
 // backoffLimitCount stops it), so wakes alone do not keep a run going:
@@ -45,6 +50,22 @@ func (r *Runner) woken(items []*item) {
 			delete(r.wakePlanned, it.at)
 		}
 	}
+}
+
+// skipDeadWake drops the next instant, and reports whether it did, when
+// it holds only wakes and every timer it was planned for was cancelled
+// since (Kueue's reconciler no longer needed to look again then).
+func (r *Runner) skipDeadWake() bool {
+	if !r.queue.onlyWakesNext() {
+		return false
+	}
+	t := r.queue.next()
+	if at, ok := r.clock.NextWake(); ok && at <= t {
+		return false
+	}
+	r.woken(r.queue.popAt(t))
+	r.planWake()
+	return true
 }
 
 // onlyWakesLeft tells whether the run is over but for Kueue's waits (see

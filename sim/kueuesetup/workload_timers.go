@@ -44,8 +44,8 @@ import (
 type InstantTimers interface {
 	// Elapsed is the simulated time now.
 	Elapsed() time.Duration
-	// WakeAt runs f once simulated time reaches at.
-	WakeAt(at time.Duration, f func())
+	// WakeAt runs f once simulated time reaches at, unless cancelled.
+	WakeAt(at time.Duration, f func()) (cancel func())
 }
 
 // WithInstantTimers runs the delays of Kueue's Workload and LocalQueue
@@ -133,17 +133,30 @@ func setReconcilerClock(rec any, c clock.Clock) error {
 
 // instantDelayQueue is a controller's work queue whose delayed adds wait
 // for simulated time. Like client-go's delaying queue, an item already
-// waiting for an earlier time is not added for a later one.
+// waiting for an earlier time is not added for a later one. Unlike it, an
+// item's wait ends when the controller forgets the item (controller-runtime
+// calls Forget after every reconcile that ends without an error, before
+// adding the item again for a RequeueAfter): a wait is what the
+// reconciler asked for last, and Kueue's reconcilers work out at every
+// reconcile when they need the next one. Kueue's Workload reconciler asks
+// to look again at each admitted workload's PodsReady timeout; kept, every
+// such wait would be an instant of the replay, including the waits of all
+// the workloads whose pods became ready long before.
 type instantDelayQueue struct {
 	workqueue.TypedRateLimitingInterface[reconcile.Request]
 	timers InstantTimers
 
 	mu      sync.Mutex
-	waiting map[reconcile.Request]time.Duration // the earliest time each item waits for
+	waiting map[reconcile.Request]*pendingWake // each item's wait
+}
+
+type pendingWake struct {
+	at     time.Duration
+	cancel func() // nil until WakeAt has returned
 }
 
 func newInstantDelayQueue(q workqueue.TypedRateLimitingInterface[reconcile.Request], t InstantTimers) *instantDelayQueue {
-	return &instantDelayQueue{TypedRateLimitingInterface: q, timers: t, waiting: map[reconcile.Request]time.Duration{}}
+	return &instantDelayQueue{TypedRateLimitingInterface: q, timers: t, waiting: map[reconcile.Request]*pendingWake{}}
 }
 
 func (q *instantDelayQueue) AddAfter(item reconcile.Request, d time.Duration) {
@@ -153,18 +166,49 @@ func (q *instantDelayQueue) AddAfter(item reconcile.Request, d time.Duration) {
 	}
 	at := q.timers.Elapsed() + d
 	q.mu.Lock()
-	if w, ok := q.waiting[item]; ok && w <= at {
+	old := q.waiting[item]
+	if old != nil && old.at <= at {
 		q.mu.Unlock()
 		return
 	}
-	q.waiting[item] = at
+	p := &pendingWake{at: at}
+	q.waiting[item] = p
+	stopOld := old.stopper()
 	q.mu.Unlock()
-	q.timers.WakeAt(at, func() {
+	stopOld()
+	cancel := q.timers.WakeAt(at, func() {
 		q.mu.Lock()
-		if q.waiting[item] == at {
+		current := q.waiting[item] == p
+		if current {
 			delete(q.waiting, item)
 		}
 		q.mu.Unlock()
-		q.Add(item)
+		if current {
+			q.Add(item)
+		}
 	})
+	q.mu.Lock()
+	p.cancel = cancel
+	q.mu.Unlock()
+}
+
+// Forget ends item's wait, then forgets it as controller-runtime's queue
+// does (its rate limiter's count).
+func (q *instantDelayQueue) Forget(item reconcile.Request) {
+	q.mu.Lock()
+	stop := q.waiting[item].stopper()
+	delete(q.waiting, item)
+	q.mu.Unlock()
+	stop()
+	q.TypedRateLimitingInterface.Forget(item)
+}
+
+// stopper returns what cancels the wait's timer, if it has one yet (a
+// wait replaced before then does not add its item when it fires); the
+// caller holds the queue's mu and calls it after releasing it.
+func (p *pendingWake) stopper() func() {
+	if p == nil || p.cancel == nil {
+		return func() {}
+	}
+	return p.cancel
 }

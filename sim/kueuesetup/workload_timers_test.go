@@ -18,31 +18,49 @@ import (
 
 // fakeWakes holds WakeAt's functions until fire.
 type fakeWakes struct {
-	now time.Duration
-	ats []time.Duration
-	fns []func()
+	now    time.Duration
+	timers []*fakeWake
+}
+
+type fakeWake struct {
+	at   time.Duration
+	fn   func()
+	dead bool
 }
 
 func (f *fakeWakes) Elapsed() time.Duration { return f.now }
 
-func (f *fakeWakes) WakeAt(at time.Duration, fn func()) {
-	f.ats = append(f.ats, at)
-	f.fns = append(f.fns, fn)
+func (f *fakeWakes) WakeAt(at time.Duration, fn func()) func() {
+	w := &fakeWake{at: at, fn: fn}
+	f.timers = append(f.timers, w)
+	return func() { w.dead = true }
 }
 
-// fireUntil moves the fake to t and runs the functions due by then.
+// live is the times of the timers neither fired nor cancelled.
+func (f *fakeWakes) live() []time.Duration {
+	var ats []time.Duration
+	for _, w := range f.timers {
+		if !w.dead {
+			ats = append(ats, w.at)
+		}
+	}
+	return ats
+}
+
+// fireUntil moves the fake to t and runs the live functions due by then.
 func (f *fakeWakes) fireUntil(t time.Duration) {
 	f.now = t
-	var ats []time.Duration
-	var fns []func()
-	for i, at := range f.ats {
-		if at <= t {
-			f.fns[i]()
-			continue
+	var kept []*fakeWake
+	for _, w := range f.timers {
+		switch {
+		case w.dead:
+		case w.at <= t:
+			w.fn()
+		default:
+			kept = append(kept, w)
 		}
-		ats, fns = append(ats, at), append(fns, f.fns[i])
 	}
-	f.ats, f.fns = ats, fns
+	f.timers = kept
 }
 
 func newLocalQueueController(t *testing.T) controller.TypedController[reconcile.Request] {
@@ -77,8 +95,8 @@ func reconcilerClock(t *testing.T, r any) clock.Clock {
 // TestWorkloadReconcilerOnSimulatedTime: Kueue's Workload reconciler, as
 // Kueue builds it, reads the clock it is given, and its controller's
 // delayed adds (RequeueAfter) wait on the instant timers, the earliest
-// of an item's waits winning; other controllers' queues stay
-// controller-runtime's.
+// of an item's waits winning, until the item is forgotten; other
+// controllers' queues stay controller-runtime's.
 func TestWorkloadReconcilerOnSimulatedTime(t *testing.T) {
 	rec := core.NewWorkloadReconciler(nil, nil, nil, nil)
 	if _, ok := reconcilerClock(t, rec).(clock.RealClock); !ok {
@@ -107,9 +125,9 @@ func TestWorkloadReconcilerOnSimulatedTime(t *testing.T) {
 	item := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "job-1"}}
 	q.AddAfter(item, 60*time.Second)
 	q.AddAfter(item, 90*time.Second) // a later wait for an item already waiting: none
-	q.AddAfter(item, 10*time.Second) // an earlier one: its own
-	if want := []time.Duration{90 * time.Second, 40 * time.Second}; !reflect.DeepEqual(wakes.ats, want) {
-		t.Fatalf("wakes at %v, want %v", wakes.ats, want)
+	q.AddAfter(item, 10*time.Second) // an earlier one replaces it
+	if want := []time.Duration{40 * time.Second}; !reflect.DeepEqual(wakes.live(), want) {
+		t.Fatalf("wakes at %v, want %v", wakes.live(), want)
 	}
 	if q.Len() != 0 {
 		t.Fatalf("AddAfter queued the item before simulated time passed (len %d)", q.Len())
@@ -124,13 +142,21 @@ func TestWorkloadReconcilerOnSimulatedTime(t *testing.T) {
 	if got != item {
 		t.Errorf("got %v, want %v", got, item)
 	}
-	wakes.fireUntil(90 * time.Second) // the first wait, superseded, still adds: harmless
-	q.AddAfter(item, 5*time.Second)   // nothing waits any more: a new wake
-	if n := len(wakes.ats); n != 1 || wakes.ats[0] != 95*time.Second {
-		t.Errorf("after the waits fired, AddAfter(5s) at 90s made wakes %v, want [1m35s]", wakes.ats)
+	q.AddAfter(item, 5*time.Second) // nothing waits any more: a new wake
+	if want := []time.Duration{45 * time.Second}; !reflect.DeepEqual(wakes.live(), want) {
+		t.Errorf("after the wait fired, AddAfter(5s) at 40s made wakes %v, want %v", wakes.live(), want)
+	}
+	// A reconcile that ends without asking for a delay ends the wait.
+	q.Forget(item)
+	if live := wakes.live(); len(live) != 0 {
+		t.Errorf("after Forget, wakes %v are left", live)
+	}
+	wakes.fireUntil(90 * time.Second)
+	if q.Len() != 0 {
+		t.Errorf("a forgotten wait added its item (len %d)", q.Len())
 	}
 	q.AddAfter(reconcile.Request{NamespacedName: types.NamespacedName{Name: "now"}}, 0)
-	if q.Len() != 2 {
+	if q.Len() != 1 {
 		t.Errorf("AddAfter(0) did not queue at once: len %d", q.Len())
 	}
 
@@ -184,7 +210,7 @@ func TestLocalQueueReconcilerOnSimulatedTime(t *testing.T) {
 	if len(timers.waits) != 1 || timers.waits[0] != constants.UpdatesBatchPeriod {
 		t.Errorf("status timers %v, want one of the batch period", timers.waits)
 	}
-	if len(wakes.ats) != 1 || wakes.ats[0] != 5*time.Minute {
-		t.Errorf("instant timers at %v, want one at 5m", wakes.ats)
+	if live := wakes.live(); len(live) != 1 || live[0] != 5*time.Minute {
+		t.Errorf("instant timers at %v, want one at 5m", live)
 	}
 }
