@@ -69,7 +69,7 @@ func (h *wakeHeap) Less(i, j int) bool {
 	return a.seq < b.seq
 }
 func (h *wakeHeap) Swap(i, j int) { h.timers[i], h.timers[j] = h.timers[j], h.timers[i] }
-func (h *wakeHeap) Push(x any)   { h.timers = append(h.timers, x.(*wakeTimer)) }
+func (h *wakeHeap) Push(x any)    { h.timers = append(h.timers, x.(*wakeTimer)) }
 func (h *wakeHeap) Pop() any {
 	last := h.timers[len(h.timers)-1]
 	h.timers[len(h.timers)-1] = nil
