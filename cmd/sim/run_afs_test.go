@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -29,18 +27,9 @@ func TestAdmissionFairSharingOnSimulatedTime(t *testing.T) {
 			[]string{"0s team-a/a-old-0", "14m40s team-b/b-recent-0", "15m0s team-a/a-next-0", "15m21s team-b/b-next-0"}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			decisions := map[string][]byte{}
-			for _, mode := range tc.modes {
-				dir := t.TempDir()
-				args := []string{"run", filepath.Join("testdata", tc.scenario), "--report", dir, "--progress", "none"}
-				if mode == "realtime" {
-					args = append(args, "--realtime")
-				}
-				if code, out := runSim(t, args...); code != 0 {
-					t.Fatalf("%s run exited %d:\n%s", mode, code, out)
-				}
+			for mode, decisions := range replayModes(t, filepath.Join("testdata", tc.scenario), tc.modes...) {
 				var got []string
-				for _, e := range readEvents(t, filepath.Join(dir, "decisions.jsonl")) {
+				for _, e := range decisions {
 					if e.Type == record.TypeAdmitted {
 						got = append(got, e.T.D().String()+" "+e.Workload)
 					}
@@ -48,14 +37,6 @@ func TestAdmissionFairSharingOnSimulatedTime(t *testing.T) {
 				if !slices.Equal(got, tc.want) {
 					t.Errorf("%s run admitted\n  %q\nwant\n  %q", mode, got, tc.want)
 				}
-				data, err := os.ReadFile(filepath.Join(dir, "decisions.jsonl"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				decisions[mode] = data
-			}
-			if len(tc.modes) == 2 && !bytes.Equal(decisions["virtual"], decisions["realtime"]) {
-				t.Errorf("virtual and real time wrote different decisions:\nvirtual:\n%s\nrealtime:\n%s", decisions["virtual"], decisions["realtime"])
 			}
 		})
 	}

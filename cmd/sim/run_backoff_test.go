@@ -19,38 +19,52 @@ import (
 // reconciler measuring a wall-clock timeout from a simulated admission,
 // and never requeued it within the run.
 func TestPodsReadyTimeoutAndBackoffRunOnSimulatedTime(t *testing.T) {
-	decisions := map[string][]byte{}
-	for _, mode := range []string{"virtual", "realtime"} {
+	want := []string{
+		"0s " + record.TypeAdmitted + " ",
+		"5s " + record.TypeEvicted + " PodsReadyTimeout",
+		"6s " + record.TypeAdmitted + " ",
+		"11s " + record.TypeEvicted + " PodsReadyTimeout",
+		"13s " + record.TypeAdmitted + " ",
+		"18s " + record.TypeEvicted + " DeactivatedDueToRequeuingLimitExceeded",
+	}
+	for mode, decisions := range replayModes(t, "testdata/pods-ready-backoff.yaml", "virtual", "realtime") {
+		var got []string
+		for _, e := range decisions {
+			got = append(got, e.T.D().String()+" "+e.Type+" "+e.Reason)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s run decided\n  %q\nwant\n  %q", mode, got, want)
+		}
+	}
+}
+
+// replayModes runs scenario once per mode ("virtual", or "realtime" for
+// --realtime) and returns each run's decisions; it fails t unless every
+// mode wrote the same decisions.jsonl.
+func replayModes(t *testing.T, scenario string, modes ...string) map[string][]record.Event {
+	t.Helper()
+	decisions := map[string][]record.Event{}
+	var first []byte
+	for i, mode := range modes {
 		dir := t.TempDir()
-		args := []string{"run", "testdata/pods-ready-backoff.yaml", "--report", dir, "--progress", "none"}
+		args := []string{"run", scenario, "--report", dir, "--progress", "none"}
 		if mode == "realtime" {
 			args = append(args, "--realtime")
 		}
 		if code, out := runSim(t, args...); code != 0 {
 			t.Fatalf("%s run exited %d:\n%s", mode, code, out)
 		}
-		var got []string
-		for _, e := range readEvents(t, filepath.Join(dir, "decisions.jsonl")) {
-			got = append(got, e.T.D().String()+" "+e.Type+" "+e.Reason)
-		}
-		want := []string{
-			"0s " + record.TypeAdmitted + " ",
-			"5s " + record.TypeEvicted + " PodsReadyTimeout",
-			"6s " + record.TypeAdmitted + " ",
-			"11s " + record.TypeEvicted + " PodsReadyTimeout",
-			"13s " + record.TypeAdmitted + " ",
-			"18s " + record.TypeEvicted + " DeactivatedDueToRequeuingLimitExceeded",
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("%s run decided\n  %q\nwant\n  %q", mode, got, want)
-		}
-		data, err := os.ReadFile(filepath.Join(dir, "decisions.jsonl"))
+		path := filepath.Join(dir, "decisions.jsonl")
+		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		decisions[mode] = data
+		if i == 0 {
+			first = data
+		} else if !bytes.Equal(data, first) {
+			t.Errorf("%s and %s runs wrote different decisions:\n%s:\n%s\n%s:\n%s", modes[0], mode, modes[0], first, mode, data)
+		}
+		decisions[mode] = readEvents(t, path)
 	}
-	if !bytes.Equal(decisions["virtual"], decisions["realtime"]) {
-		t.Errorf("virtual and real time wrote different decisions:\nvirtual:\n%s\nrealtime:\n%s", decisions["virtual"], decisions["realtime"])
-	}
+	return decisions
 }

@@ -2,7 +2,6 @@ package kueuesetup
 
 import (
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -58,10 +57,6 @@ func WithSimulatedTimers(t SimulatedTimers) Option { return func(o *options) { o
 // controller-runtime's controller no longer looks as simulateQueueDelays
 // expects.
 var statusBatchControllers = map[string]bool{"clusterqueue_controller": true, "localqueue_controller": true, "cohort_controller": false}
-
-// newQueueFunc is the type of controller-runtime's Options.NewQueue for
-// Kueue's controllers.
-type newQueueFunc = func(string, workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request]
 
 // statusBatchManager is the manager Kueue's core controllers are set up
 // on: it passes everything through to the real one, and on Add gives the
@@ -125,36 +120,26 @@ func (m statusBatchManager) checkWrapped() error {
 }
 
 // simulateQueueDelays wraps the NewQueue of r, when r is one of the status
-// controllers, and returns that controller's name. controller-runtime's
-// controller type is internal; its Name and NewQueue fields are exported,
-// so they are reached by reflection. If a controller-runtime upgrade moves
-// NewQueue, this says so; if it moves Name, no controller is recognised
+// controllers, and returns that controller's name (controller_fields.go).
+// If a controller-runtime upgrade moves NewQueue, this says so; if it
+// moves Name, no controller is recognised
 // and checkWrapped says so once Kueue's controllers are set up: either
 // way the batching is not left on wall time unnoticed.
 func simulateQueueDelays(r manager.Runnable, timers SimulatedTimers) (string, error) {
-	v := reflect.ValueOf(r)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+	ctl, name, ok := controllerOf(r)
+	if !ok {
 		return "", nil
 	}
-	name := v.Elem().FieldByName("Name")
-	if !name.IsValid() || name.Kind() != reflect.String {
+	if _, ok := statusBatchControllers[name]; !ok {
 		return "", nil
 	}
-	if _, ok := statusBatchControllers[name.String()]; !ok {
-		return "", nil
+	err := wrapNewQueue(ctl, func(q queue) queue {
+		return &simulatedDelayQueue{TypedRateLimitingInterface: q, timers: timers, waiting: map[reconcile.Request]bool{}}
+	})
+	if err != nil {
+		return "", fmt.Errorf("counting Kueue's %s status batching in simulated time: %w (update sim/kueuesetup/status_batch.go)", name, err)
 	}
-	field := v.Elem().FieldByName("NewQueue")
-	if !field.IsValid() || !field.CanSet() || field.Type() != reflect.TypeFor[newQueueFunc]() {
-		return "", fmt.Errorf("counting Kueue's %s status batching in simulated time: controller-runtime's controller (%T) has no NewQueue field of type %v (update sim/kueuesetup/status_batch.go)", name.String(), r, reflect.TypeFor[newQueueFunc]())
-	}
-	inner, _ := field.Interface().(newQueueFunc)
-	if inner == nil {
-		return "", fmt.Errorf("counting Kueue's %s status batching in simulated time: its controller has no queue constructor yet", name.String())
-	}
-	field.Set(reflect.ValueOf(newQueueFunc(func(n string, rl workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
-		return &simulatedDelayQueue{TypedRateLimitingInterface: inner(n, rl), timers: timers, waiting: map[reconcile.Request]bool{}}
-	})))
-	return name.String(), nil
+	return name, nil
 }
 
 // simulatedDelayQueue is a controller's work queue whose AddAfter of the

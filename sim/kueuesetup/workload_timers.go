@@ -76,15 +76,10 @@ var clockedReconcilers = map[string]func(any) bool{
 // clockedReconcilers, the clock c and a queue whose delays wait on t. It
 // returns the controller's name, or "".
 func simulateReconcilerTimers(r manager.Runnable, c clock.Clock, t InstantTimers) (string, error) {
-	v := reflect.ValueOf(r)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+	ctl, name, ok := controllerOf(r)
+	if !ok {
 		return "", nil
 	}
-	nameField := v.Elem().FieldByName("Name")
-	if !nameField.IsValid() || nameField.Kind() != reflect.String {
-		return "", nil
-	}
-	name := nameField.String()
 	isKueues, ok := clockedReconcilers[name]
 	if !ok {
 		return "", nil
@@ -92,7 +87,7 @@ func simulateReconcilerTimers(r manager.Runnable, c clock.Clock, t InstantTimers
 	fail := func(what string) (string, error) {
 		return "", fmt.Errorf("putting Kueue's %s on simulated time: %s (update sim/kueuesetup/workload_timers.go)", name, what)
 	}
-	do := v.Elem().FieldByName("Do")
+	do := ctl.FieldByName("Do")
 	if !do.IsValid() || do.Kind() != reflect.Interface {
 		return fail(fmt.Sprintf("controller-runtime's controller (%T) has no Do field", r))
 	}
@@ -102,17 +97,9 @@ func simulateReconcilerTimers(r manager.Runnable, c clock.Clock, t InstantTimers
 	if err := setReconcilerClock(do.Interface(), c); err != nil {
 		return fail(err.Error())
 	}
-	field := v.Elem().FieldByName("NewQueue")
-	if !field.IsValid() || !field.CanSet() || field.Type() != reflect.TypeFor[newQueueFunc]() {
-		return fail(fmt.Sprintf("controller-runtime's controller (%T) has no NewQueue field of type %v", r, reflect.TypeFor[newQueueFunc]()))
+	if err := wrapNewQueue(ctl, func(q queue) queue { return newInstantDelayQueue(q, t) }); err != nil {
+		return fail(err.Error())
 	}
-	inner, _ := field.Interface().(newQueueFunc)
-	if inner == nil {
-		return fail("its controller has no queue constructor yet")
-	}
-	field.Set(reflect.ValueOf(newQueueFunc(func(n string, rl workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
-		return newInstantDelayQueue(inner(n, rl), t)
-	})))
 	return name, nil
 }
 
