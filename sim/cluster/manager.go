@@ -59,7 +59,7 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options, wh webhook.
 		kopts = append(kopts, kueuesetup.WithSimulatedTimers(t))
 	}
 	if t, ok := o.clock.(kueuesetup.InstantTimers); ok {
-		// The engine makes the Workload reconciler's waits instants.
+		// The engine makes the Workload and LocalQueue reconcilers' waits instants.
 		kopts = append(kopts, kueuesetup.WithInstantTimers(t))
 	}
 	if !o.ext.noKueue {

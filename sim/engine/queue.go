@@ -13,7 +13,7 @@ const (
 	actFinish                // end its run: pods succeed or fail
 	actDelete                // delete a long-running workload
 	actRequeue               // retry Kueue's inadmissible workloads (requeue.go)
-	actWake                  // a time Kueue's Workload reconciler waits for (wake.go)
+	actWake                  // a time Kueue's Workload or LocalQueue reconciler waits for (wake.go)
 )
 
 type item struct {

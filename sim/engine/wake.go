@@ -30,7 +30,10 @@ import "time"
 // timeline; with one, it runs to its end.
 
 // planWake plans an instant at the clock's earliest wake unless one is
-// planned there. The loop calls it once a step has settled.
+// planned there. A step calls it once it has settled (so that a run with
+// an `end` goes on to a wait that is all its timeline holds), and the
+// loop before each instant (a wait asked for between steps, in a
+// realtime run).
 func (r *Runner) planWake() {
 	at, ok := r.clock.NextWake()
 	if !ok || r.wakePlanned[at] {
