@@ -195,12 +195,12 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	}
 	coreMgr := mgr
 	if o.timers != nil || o.wakes != nil {
-		coreMgr = newStatusBatchManager(mgr, o.timers, o.schedulerClock, o.wakes)
+		coreMgr = newSimulatedTimeManager(mgr, o.timers, o.schedulerClock, o.wakes)
 	}
 	if failed, err := core.SetupControllers(coreMgr, queues, cCache, cfg, nil, preemption, nil); err != nil {
 		return nil, fmt.Errorf("setting up Kueue controller %s: %w", failed, err)
 	}
-	if sm, ok := coreMgr.(statusBatchManager); ok {
+	if sm, ok := coreMgr.(simulatedTimeManager); ok {
 		if err := sm.checkWrapped(); err != nil {
 			return nil, err
 		}

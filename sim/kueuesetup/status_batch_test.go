@@ -73,13 +73,13 @@ func newQueueOf(t *testing.T, c any) workqueue.TypedRateLimitingInterface[reconc
 }
 
 // TestStatusControllersCountDelaysInSimulatedTime: controller-runtime's
-// controller still has the fields statusBatchManager reaches; a status
+// controller still has the fields simulatedTimeManager reaches; a status
 // controller's AddAfter waits for simulated time, once per item; its Add
 // and every other controller's queue are untouched.
 func TestStatusControllersCountDelaysInSimulatedTime(t *testing.T) {
 	timers := &fakeTimers{}
 	rec := &recordingManager{}
-	m := newStatusBatchManager(rec, timers, nil, nil)
+	m := newSimulatedTimeManager(rec, timers, nil, nil)
 	cq := newController(t, "clusterqueue_controller")
 	wl := newController(t, "workload_controller")
 	for _, c := range []manager.Runnable{cq, wl} {
@@ -160,7 +160,7 @@ func queueConstructor(c any) (newQueueFunc, error) {
 // so would batch on wall time) is an error naming it; the Cohort
 // controller, which Kueue v0.17 does not batch, is not required.
 func TestStatusBatchingFailsWithoutTheStatusControllers(t *testing.T) {
-	m := newStatusBatchManager(&recordingManager{}, &fakeTimers{}, nil, nil)
+	m := newSimulatedTimeManager(&recordingManager{}, &fakeTimers{}, nil, nil)
 	if err := m.Add(newController(t, "clusterqueue_controller")); err != nil {
 		t.Fatal(err)
 	}

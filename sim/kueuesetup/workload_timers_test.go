@@ -104,7 +104,7 @@ func TestWorkloadReconcilerOnSimulatedTime(t *testing.T) {
 	}
 	sim := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	wakes := &fakeWakes{now: 30 * time.Second}
-	m := newStatusBatchManager(&recordingManager{}, nil, sim, wakes)
+	m := newSimulatedTimeManager(&recordingManager{}, nil, sim, wakes)
 	wl := newWorkloadController(t, rec)
 	other := newController(t, "resourceflavor_controller")
 	lq := newLocalQueueController(t)
@@ -172,12 +172,12 @@ func TestWorkloadReconcilerOnSimulatedTime(t *testing.T) {
 // to update, never a silent wall clock.
 func TestWorkloadTimersFailLoudly(t *testing.T) {
 	sim := clocktesting.NewFakeClock(time.Now())
-	m := newStatusBatchManager(&recordingManager{}, nil, sim, &fakeWakes{})
+	m := newSimulatedTimeManager(&recordingManager{}, nil, sim, &fakeWakes{})
 	err := m.Add(newController(t, workloadController))
 	if err == nil || !strings.Contains(err.Error(), "workload_timers.go") {
 		t.Errorf("a workload_controller with another reconciler: %v, want an error naming workload_timers.go", err)
 	}
-	m = newStatusBatchManager(&recordingManager{}, nil, sim, &fakeWakes{})
+	m = newSimulatedTimeManager(&recordingManager{}, nil, sim, &fakeWakes{})
 	if err := m.Add(newLocalQueueController(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestWorkloadTimersFailLoudly(t *testing.T) {
 func TestLocalQueueReconcilerOnSimulatedTime(t *testing.T) {
 	sim := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	timers, wakes := &fakeTimers{}, &fakeWakes{}
-	m := newStatusBatchManager(&recordingManager{}, timers, sim, wakes)
+	m := newSimulatedTimeManager(&recordingManager{}, timers, sim, wakes)
 	lq := newLocalQueueController(t)
 	if err := m.Add(lq); err != nil {
 		t.Fatal(err)
