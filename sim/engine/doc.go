@@ -2,8 +2,10 @@
 // virtual clock.
 //
 // Simulated time jumps from event to event (arrivals, ends of runs,
-// deletions, and Kueue's retries of inadmissible workloads one batch
-// period after quota freed: requeue.go). At each simulated time the engine applies that time's events
+// deletions, Kueue's retries of inadmissible workloads one batch period
+// after quota freed: requeue.go, and the times its Workload and
+// LocalQueue reconcilers wait for: wake.go). At each simulated time the
+// engine applies that time's events
 // through the real admission path (webhooks, Kueue, kube-scheduler), then
 // waits until the control plane is quiet — every in-process work queue
 // empty, Kueue with nothing left to try, kube-controller-manager and
