@@ -49,7 +49,7 @@ environment, which wins over the file.`,
 	}
 	root.PersistentFlags().StringVar(&g.configFile, "config", "", "config file (YAML) with flag values")
 	root.PersistentFlags().IntVarP(&g.verbosity, "verbosity", "v", 0,
-		"logs of the in-process controllers (Kueue, kueue-sim's): 0 none, 1 errors (including transient ones they retry), 2 info, 3 debug")
+		"logs of the in-process controllers (Kueue, kueue-sim's): 0 none, 1 errors (including transient ones they retry), 2 info, 3 debug (logr V(1)), each level above one V level more (5: Kueue's V(3), its queue ordering)")
 	root.AddCommand(newUpCmd(), newRunCmd(), newValidateCmd(), newVersionCmd())
 	root.AddCommand(newLintCmd(), newServeCmd())
 	root.AddCommand(newReportCmd(), newCompareCmd(), newPlanCmd())
@@ -104,7 +104,7 @@ func setupLogging(verbosity int) {
 	case verbosity == 2:
 		level = zapcore.InfoLevel
 	case verbosity >= 3:
-		level = zapcore.DebugLevel
+		level = zapcore.Level(2 - verbosity) // 3 is zap's Debug (logr V(1)), 4 is V(2), ...
 	}
 	ctrl.SetLogger(zap.New(zap.WriteTo(os.Stderr), zap.Level(level)))
 }

@@ -38,9 +38,18 @@ func TestPodsReadyTimeoutAndBackoffRunOnSimulatedTime(t *testing.T) {
 	}
 }
 
-// replayModes runs scenario once per mode ("virtual", or "realtime" for
-// --realtime) and returns each run's decisions; it fails t unless every
-// mode wrote the same decisions.jsonl.
+// replayModes runs scenario once per mode ("virtual"; "realtime" for
+// --realtime; "slow" for --slow-kueue slowReconcilers, Kueue's clocked
+// reconcilers slowed as on a machine far busier than CI's) and returns each
+// run's decisions; it fails t unless every mode wrote the same
+// decisions.jsonl.
+// slowReconcilers is how much a "slow" replay mode slows each reconcile
+// of Kueue's clocked reconcilers: enough that the race an instant's waits
+// ran with its ends of runs decided wrongly every time before they were
+// ordered (sim/engine/wake.go), and the admission fair sharing replays
+// take half a minute.
+const slowReconcilers = "30ms"
+
 func replayModes(t *testing.T, scenario string, modes ...string) map[string][]record.Event {
 	t.Helper()
 	decisions := map[string][]record.Event{}
@@ -48,8 +57,11 @@ func replayModes(t *testing.T, scenario string, modes ...string) map[string][]re
 	for i, mode := range modes {
 		dir := t.TempDir()
 		args := []string{"run", scenario, "--report", dir, "--progress", "none"}
-		if mode == "realtime" {
+		switch mode {
+		case "realtime":
 			args = append(args, "--realtime")
+		case "slow":
+			args = append(args, "--slow-kueue", slowReconcilers)
 		}
 		if code, out := runSim(t, args...); code != 0 {
 			t.Fatalf("%s run exited %d:\n%s", mode, code, out)

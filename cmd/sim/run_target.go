@@ -21,6 +21,7 @@ type targetFlags struct {
 	prefix       string
 	keep         bool
 	installTools bool
+	slowKueue    time.Duration
 }
 
 func addTargetFlags(fl *pflag.FlagSet, f *targetFlags) {
@@ -29,6 +30,7 @@ func addTargetFlags(fl *pflag.FlagSet, f *targetFlags) {
 	fl.StringVar(&f.prefix, "namespace-prefix", "", `with --kubeconfig: prefix of the run's namespaces (default "ks-<run id>-")`)
 	fl.BoolVar(&f.keep, "keep", false, "with --kubeconfig: leave what the run made on the cluster (namespaces, workloads, queues, KWOK nodes), e.g. for sim import cluster; Kueue and the platform still stop")
 	fl.BoolVar(&f.installTools, "install-tools", false, installToolsUsage)
+	fl.DurationVar(&f.slowKueue, "slow-kueue", 0, "slow each reconcile of Kueue's Workload and LocalQueue reconcilers by this much wall time, as on a far busier machine: the decisions must not change, only take longer (a check of the replay's determinism; embedded control plane only)")
 }
 
 // runTarget is what a run replays on: the embedded control plane or an
@@ -63,12 +65,19 @@ func startTarget(ctx context.Context, out io.Writer, f *targetFlags, runRoot str
 			}
 			began = time.Now()
 		}
-		cp, err := cluster.Start(ctx, append(copts, cluster.WithRunRoot(runRoot))...)
+		copts = append(copts, cluster.WithRunRoot(runRoot))
+		if f.slowKueue > 0 {
+			copts = append(copts, cluster.WithSlowKueue(f.slowKueue))
+		}
+		cp, err := cluster.Start(ctx, copts...)
 		if err != nil {
 			return nil, fmt.Errorf("starting the control plane: %w", err)
 		}
 		fmt.Fprintf(out, "control plane up in %s\n", time.Since(began).Round(100*time.Millisecond))
 		return &runTarget{scenario: s, target: engine.EmbeddedTarget(cp), done: cp.Done(), stop: cp.Stop}, nil
+	}
+	if f.slowKueue > 0 {
+		return nil, withExitCode(2, fmt.Errorf("--slow-kueue works only on the embedded control plane: drop --kubeconfig or --slow-kueue"))
 	}
 	cfg, err := cluster.LoadKubeconfig(f.kubeconfig)
 	if err != nil {

@@ -61,6 +61,9 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options, wh webhook.
 	if t, ok := o.clock.(kueuesetup.InstantTimers); ok {
 		// The engine makes the Workload and LocalQueue reconcilers' waits instants.
 		kopts = append(kopts, kueuesetup.WithInstantTimers(t))
+		if o.slowKueue > 0 {
+			kopts = append(kopts, kueuesetup.WithSlowReconcilers(o.slowKueue))
+		}
 	}
 	if !o.ext.noKueue {
 		if cp.Kueue, err = kueuesetup.Setup(mgrCtx, mgr, kcfg, kopts...); err != nil {

@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"time"
+
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	toolscache "k8s.io/client-go/tools/cache"
@@ -41,11 +43,19 @@ type options struct {
 	workloadTransform toolscache.TransformFunc
 	// noPods: see WithoutPods.
 	noPods bool
-	ext    externalOptions
+	// slowKueue: see WithSlowKueue.
+	slowKueue time.Duration
+	ext       externalOptions
 }
 
 // Option configures Start.
 type Option func(*options)
+
+// WithSlowKueue slows each reconcile of Kueue's Workload and LocalQueue
+// reconcilers by d of wall time, in a replay on the virtual clock
+// (kueuesetup.WithSlowReconcilers): a check that the replay's decisions do
+// not depend on how fast the machine runs Kueue.
+func WithSlowKueue(d time.Duration) Option { return func(o *options) { o.slowKueue = d } }
 
 // WithBinaries uses the control-plane binaries in b instead of looking them
 // up with assets.FindBinaries.

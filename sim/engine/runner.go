@@ -315,6 +315,13 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	}
 	items := r.queue.popAt(t)
 	r.woken(items)
+	if wakesAmongOthers(items) {
+		// Kueue's waits that end now went on with the clock (Set);
+		// what they do comes first in the instant (wake.go).
+		if err := settle(nil); err != nil {
+			return err
+		}
+	}
 	r.requeue(ctx, items)
 	arrived, err := r.applyAll(ctx, items)
 	if err == nil && r.t.Gate != nil {

@@ -16,7 +16,9 @@ import "time"
 // replay: at the end of each step the engine plans an instant at the
 // clock's earliest wake (planWake), and the step there moves the clock,
 // which hands the reconciles to Kueue, and settles what follows (an
-// eviction, a workload back in its queue and maybe admitted).
+// eviction, a workload back in its queue and maybe admitted). Where the
+// instant also holds arrivals or ends of runs, the woken reconciles
+// settle before those are applied (wakesAmongOthers).
 //
 // A reconcile that ends without asking for a delay cancels the wait it
 // asked for before (kueuesetup's queue), and an instant planned for
@@ -53,6 +55,26 @@ func (r *Runner) woken(items []*item) {
 			delete(r.wakePlanned, it.at)
 		}
 	}
+}
+
+// wakesAmongOthers tells whether an instant's items hold a wake and
+// something else (an arrival, an end of run, a requeue). Kueue's reconciles
+// that the wake hands over then settle before the rest is applied: they
+// read what they need as it stood when their wait ended (the LocalQueue
+// reconciler samples the usage admitted until now, before an end of run
+// at the same instant releases some of it). Run at once, they would race
+// with the instant's other actions, and what they read would depend on
+// the machine's speed.
+func wakesAmongOthers(items []*item) bool {
+	wake, other := false, false
+	for _, it := range items {
+		if it.act == actWake {
+			wake = true
+		} else {
+			other = true
+		}
+	}
+	return wake && other
 }
 
 // skipDeadWake drops the next instant, and reports whether it did, when

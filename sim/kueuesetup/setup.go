@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -40,6 +41,7 @@ type options struct {
 	schedulerClock clock.Clock
 	timers         SimulatedTimers
 	wakes          InstantTimers
+	slow           time.Duration // WithSlowReconcilers
 	callerRequeues bool
 }
 
@@ -195,7 +197,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	}
 	coreMgr := mgr
 	if o.timers != nil || o.wakes != nil {
-		coreMgr = newSimulatedTimeManager(mgr, o.timers, o.schedulerClock, o.wakes)
+		sm := newSimulatedTimeManager(mgr, o.timers, o.schedulerClock, o.wakes)
+		sm.slow = o.slow
+		coreMgr = sm
 	}
 	if failed, err := core.SetupControllers(coreMgr, queues, cCache, cfg, nil, preemption, nil); err != nil {
 		return nil, fmt.Errorf("setting up Kueue controller %s: %w", failed, err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -20,6 +21,7 @@ type simulatedTimeManager struct {
 	timers  SimulatedTimers // nil: status batching stays on wall time
 	clock   clock.Clock     // the Workload and LocalQueue reconcilers', with wakes
 	wakes   InstantTimers   // nil: those reconcilers stay on wall time
+	slow    time.Duration   // the wall time those reconcilers sleep first (slow_reconcilers.go)
 	batched map[string]bool // the status controllers given a batching queue
 	clocked map[string]bool // the reconcilers given the clock and a waiting queue
 }
@@ -38,6 +40,11 @@ func (m simulatedTimeManager) Add(r manager.Runnable) error {
 		}
 		if name != "" {
 			m.clocked[name] = true
+			if m.slow > 0 {
+				if err := slowDown(r, m.slow); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	if m.timers != nil {
