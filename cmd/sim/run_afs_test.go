@@ -22,7 +22,10 @@ import (
 // LocalQueue reconciler or the instant's other actions got there first.
 // Before the engine ordered them (the wake settles first, wake.go), a
 // loaded CI runner once saw b's sample miss b-recent, tie the two teams
-// and run b first; slowed, it did so every time.
+// and run b first; slowed, it did so every time. The 1s one samples on
+// Kueue's status batch timers, at the scenario's instants; slowed, the
+// build that settled only the reconcilers' own waits first ran b first
+// there.
 func TestAdmissionFairSharingOnSimulatedTime(t *testing.T) {
 	for _, tc := range []struct {
 		scenario string
@@ -30,6 +33,8 @@ func TestAdmissionFairSharingOnSimulatedTime(t *testing.T) {
 		want     []string
 	}{
 		{"admission-fair-sharing.yaml", []string{"virtual", "realtime"},
+			[]string{"0s team-a/a-old-0", "30s team-b/b-recent-0", "36s team-a/a-next-0", "41s team-b/b-next-0"}},
+		{"admission-fair-sharing-1s.yaml", []string{"virtual", "slow"},
 			[]string{"0s team-a/a-old-0", "30s team-b/b-recent-0", "36s team-a/a-next-0", "41s team-b/b-next-0"}},
 		{"admission-fair-sharing-long.yaml", []string{"virtual", "slow"},
 			[]string{"0s team-a/a-old-0", "14m40s team-b/b-recent-0", "15m0s team-a/a-next-0", "15m21s team-b/b-next-0"}},

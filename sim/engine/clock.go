@@ -53,17 +53,33 @@ func (c *VirtualClock) Elapsed() time.Duration {
 }
 
 // Set moves simulated time to t, then runs the functions AfterSimulated
-// holds for t or earlier, earliest first. Time never goes back.
-func (c *VirtualClock) Set(t time.Duration) {
+// and WakeAt hold for t or earlier, earliest first. Time never goes back.
+func (c *VirtualClock) Set(t time.Duration) { c.advance(t) }
+
+// fired counts the timers a move of the clock ran, by kind.
+type fired struct {
+	wakes  int // WakeAt timers: Kueue's Workload and LocalQueue reconcilers' waits
+	timers int // AfterSimulated timers: Kueue's status batching
+}
+
+// advance is Set, telling what it ran.
+func (c *VirtualClock) advance(t time.Duration) fired {
 	c.mu.Lock()
 	if t > c.now {
 		c.now = t
 	}
 	due := c.takeDue()
 	c.mu.Unlock()
+	var n fired
 	for _, tm := range due {
+		if tm.wake {
+			n.wakes++
+		} else {
+			n.timers++
+		}
 		tm.f()
 	}
+	return n
 }
 
 // Now is Epoch plus the elapsed simulated time.

@@ -8,8 +8,9 @@ import (
 
 // simTimer is a function waiting for simulated time.
 type simTimer struct {
-	at time.Duration
-	f  func()
+	at   time.Duration
+	f    func()
+	wake bool // a WakeAt timer, not an AfterSimulated one
 }
 
 // AfterSimulated runs f once simulated time has advanced d past now: in the

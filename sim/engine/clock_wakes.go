@@ -91,7 +91,7 @@ func (h *wakeHeap) takeDue(now time.Duration) []simTimer {
 	for len(h.timers) > 0 && h.timers[0].at <= now {
 		w := heap.Pop(h).(*wakeTimer)
 		if !w.dead {
-			due = append(due, simTimer{at: w.at, f: w.f})
+			due = append(due, simTimer{at: w.at, f: w.f, wake: true})
 		}
 	}
 	return due

@@ -289,7 +289,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 // until Kueue has queued the instant's arrivals and the control plane is
 // quiet, lets Kueue schedule, waits again, and records what happened.
 func (r *Runner) step(ctx context.Context, t time.Duration) error {
-	r.clock.Set(t)
+	fired := r.clock.advance(t)
 	r.steps++
 	var extra []record.Event
 	settle := func(also func() string) error {
@@ -315,9 +315,9 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	}
 	items := r.queue.popAt(t)
 	r.woken(items)
-	if wakesAmongOthers(items) {
-		// Kueue's waits that end now went on with the clock (Set);
-		// what they do comes first in the instant (wake.go).
+	if r.reconcilesFirst(fired, items) {
+		// What the clock's move handed Kueue comes first in the
+		// instant (wake.go).
 		if err := settle(nil); err != nil {
 			return err
 		}

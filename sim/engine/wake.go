@@ -18,7 +18,7 @@ import "time"
 // which hands the reconciles to Kueue, and settles what follows (an
 // eviction, a workload back in its queue and maybe admitted). Where the
 // instant also holds arrivals or ends of runs, the woken reconciles
-// settle before those are applied (wakesAmongOthers).
+// settle before those are applied (reconcilesFirst).
 //
 // A reconcile that ends without asking for a delay cancels the wait it
 // asked for before (kueuesetup's queue), and an instant planned for
@@ -57,24 +57,29 @@ func (r *Runner) woken(items []*item) {
 	}
 }
 
-// wakesAmongOthers tells whether an instant's items hold a wake and
-// something else (an arrival, an end of run, a requeue). Kueue's reconciles
-// that the wake hands over then settle before the rest is applied: they
-// read what they need as it stood when their wait ended (the LocalQueue
-// reconciler samples the usage admitted until now, before an end of run
-// at the same instant releases some of it). Run at once, they would race
-// with the instant's other actions, and what they read would depend on
-// the machine's speed.
-func wakesAmongOthers(items []*item) bool {
-	wake, other := false, false
+// reconcilesFirst tells whether the reconciles the clock's move to an
+// instant handed Kueue (fired) settle before the instant's items are
+// applied: when the items hold something besides wakes (an arrival, an
+// end of run, a requeue) and the move ended a wait of Kueue's Workload or
+// LocalQueue reconciler, or, with admission fair sharing, a status batch
+// (the LocalQueue reconciler it hands a queue to samples the queue's
+// usage too: Kueue v0.17.0 leaves an entry penalty pending after every
+// admission, and a pending penalty makes every reconcile a sample). Those
+// reconciles then read what they need as it stood when their wait ended:
+// a usage sample reads the usage admitted until now, before an end of run
+// at the same instant releases some of it. Run beside the instant's
+// actions, they would race them, and what they read would depend on the
+// machine's speed. Other status batches write status that decides
+// nothing, so they go on beside the instant.
+func (r *Runner) reconcilesFirst(f fired, items []*item) bool {
+	others := false
 	for _, it := range items {
-		if it.act == actWake {
-			wake = true
-		} else {
-			other = true
+		if it.act != actWake {
+			others = true
+			break
 		}
 	}
-	return wake && other
+	return others && (f.wakes > 0 || (r.t.AdmissionFairSharing && f.timers > 0))
 }
 
 // skipDeadWake drops the next instant, and reports whether it did, when
