@@ -38,18 +38,18 @@ func TestPodsReadyTimeoutAndBackoffRunOnSimulatedTime(t *testing.T) {
 	}
 }
 
+// slowReconcilers is how much a "slow" replay slows each reconcile of
+// Kueue's clocked reconcilers (--slow-kueue): enough that the race of an
+// instant's woken reconciles with its ends of runs decided wrongly every
+// time before the engine ordered them (sim/engine/wake.go), and little
+// enough that an admission fair sharing replay takes half a minute.
+const slowReconcilers = "30ms"
+
 // replayModes runs scenario once per mode ("virtual"; "realtime" for
 // --realtime; "slow" for --slow-kueue slowReconcilers, Kueue's clocked
 // reconcilers slowed as on a machine far busier than CI's) and returns each
 // run's decisions; it fails t unless every mode wrote the same
 // decisions.jsonl.
-// slowReconcilers is how much a "slow" replay mode slows each reconcile
-// of Kueue's clocked reconcilers: enough that the race an instant's waits
-// ran with its ends of runs decided wrongly every time before they were
-// ordered (sim/engine/wake.go), and the admission fair sharing replays
-// take half a minute.
-const slowReconcilers = "30ms"
-
 func replayModes(t *testing.T, scenario string, modes ...string) map[string][]record.Event {
 	t.Helper()
 	decisions := map[string][]record.Event{}
