@@ -29,11 +29,21 @@ const (
 	ControllerManager = "kube-controller-manager"
 )
 
-// ControllerManagerBuild is the build metadata of kueue-sim's
-// kube-controller-manager (its --version reports v<version>+ this): the
-// upstream command with one flag more (see sim/tools/pins/k8sbin). A stock
-// kube-controller-manager lacks the flag kueue-sim starts it with.
-const ControllerManagerBuild = "kueue-sim.1"
+// Build is the build metadata of kueue-sim's kube-scheduler and
+// kube-controller-manager (their --version reports v<version>+ this): the
+// upstream commands built from kueue-sim's mains (see
+// sim/tools/pins/k8sbin), which know the kubeconfig entry that keeps their
+// Events out of the API server, and in kube-controller-manager's case one
+// flag more. Stock binaries know neither.
+const Build = "kueue-sim.2"
+
+// Built are the binaries kueue-sim builds from its own mains (Build).
+var Built = []string{Scheduler, ControllerManager}
+
+// NoAPIEventsProvider is the kubeconfig auth-provider kueue-sim's builds
+// register (sim/tools/pins/k8sbin/noapievents): a kubeconfig user that
+// names it keeps the component's Events out of the API server.
+const NoAPIEventsProvider = "kueue-sim-no-api-events"
 
 // All lists every binary a control plane needs, in start order.
 var All = []string{Etcd, APIServer, Scheduler, ControllerManager}

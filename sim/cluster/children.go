@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,8 +36,10 @@ var clientRateLimit = []string{"--kube-api-qps=" + strconv.Itoa(clientQPS), "--k
 const clientQPS, clientBurst = 500, 1000
 
 // startChildren starts kube-scheduler and kube-controller-manager, each with
-// its own system:masters user, and waits until both answer /healthz.
-func (cp *ControlPlane) startChildren(ctx context.Context) error {
+// its own system:masters user, and waits until both answer /healthz. With
+// noAPIEvents their kubeconfigs keep their Events out of the API server
+// (WithoutAPIEvents).
+func (cp *ControlPlane) startChildren(ctx context.Context, noAPIEvents bool) error {
 	type child struct {
 		name string
 		args func(kubeconfig string, port int) ([]string, error)
@@ -62,12 +65,10 @@ func (cp *ControlPlane) startChildren(ctx context.Context) error {
 			}, clientRateLimit...), nil
 		}},
 	} {
-		if c.name == assets.ControllerManager {
-			if err := checkControllerManagerBuild(ctx, cp.Binaries.Path(c.name)); err != nil {
-				return err
-			}
+		if err := checkBuild(ctx, c.name, cp.Binaries.Path(c.name)); err != nil {
+			return err
 		}
-		kc, err := cp.userKubeconfig(c.name)
+		kc, err := cp.userKubeconfig(c.name, noAPIEvents)
 		if err != nil {
 			return err
 		}
@@ -99,8 +100,10 @@ func (cp *ControlPlane) startChildren(ctx context.Context) error {
 }
 
 // userKubeconfig makes a system:masters user named after a component and
-// writes its kubeconfig into the run folder.
-func (cp *ControlPlane) userKubeconfig(name string) (string, error) {
+// writes its kubeconfig into the run folder; with noAPIEvents the user
+// names the auth-provider of kueue-sim's builds that answers the
+// component's Event writes itself (sim/tools/pins/k8sbin/noapievents).
+func (cp *ControlPlane) userKubeconfig(name string, noAPIEvents bool) (string, error) {
 	u, err := cp.env.AddUser(envtest.User{Name: "kueue-sim-" + name, Groups: []string{"system:masters"}}, nil)
 	if err != nil {
 		return "", fmt.Errorf("making user for %s: %w", name, err)
@@ -108,6 +111,11 @@ func (cp *ControlPlane) userKubeconfig(name string) (string, error) {
 	data, err := u.KubeConfig()
 	if err != nil {
 		return "", fmt.Errorf("making kubeconfig for %s: %w", name, err)
+	}
+	if noAPIEvents {
+		if data, err = withoutAPIEvents(data); err != nil {
+			return "", fmt.Errorf("making kubeconfig for %s: %w", name, err)
+		}
 	}
 	dir, err := cp.run.Sub("kubeconfigs")
 	if err != nil {
@@ -155,14 +163,18 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// checkControllerManagerBuild tells whether the kube-controller-manager at
-// path is kueue-sim's build, which takes the flags startChildren passes.
-func checkControllerManagerBuild(ctx context.Context, path string) error {
+// checkBuild tells whether the binary at path is kueue-sim's build of
+// the component name (assets.Built), which knows the flags and kubeconfig
+// entries startChildren gives it.
+func checkBuild(ctx context.Context, name, path string) error {
+	if !slices.Contains(assets.Built, name) {
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, path, "--version").Output()
-	if v := strings.TrimSpace(string(out)); err != nil || !strings.Contains(v, "+"+assets.ControllerManagerBuild) {
-		return fmt.Errorf("%s is not kueue-sim's build of kube-controller-manager (it reports %q, want +%s): run `sim tools install` to rebuild it", path, v, assets.ControllerManagerBuild)
+	if v := strings.TrimSpace(string(out)); err != nil || !strings.Contains(v, "+"+assets.Build) {
+		return fmt.Errorf("%s is not kueue-sim's build of %s (it reports %q, want +%s): run `sim tools install` to rebuild it", path, name, v, assets.Build)
 	}
 	return nil
 }

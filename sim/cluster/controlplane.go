@@ -112,7 +112,7 @@ func Start(ctx context.Context, opts ...Option) (_ *ControlPlane, err error) {
 		return nil, err
 	}
 	if !o.noPods {
-		if err := cp.startChildren(ctx); err != nil {
+		if err := cp.startChildren(ctx, o.noAPIEvents); err != nil {
 			return nil, err
 		}
 	}

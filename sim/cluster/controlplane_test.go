@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -218,6 +219,33 @@ func TestRayJobIsAdmittedAndUnsuspended(t *testing.T) {
 		}
 		if sel := got.Spec.RayClusterSpec.HeadGroupSpec.Template.Spec.NodeSelector[nodes.GPUProductLabel]; sel != A100 {
 			return fmt.Errorf("head nodeSelector %q, want the flavor's %q", sel, A100)
+		}
+		return nil
+	})
+}
+
+// Outside replays (`sim up`, these tests' control plane) kube-scheduler and
+// kube-controller-manager write their Events to the API server, for
+// kubectl describe; a replay's keep them in process (bench's
+// TestReplayCluster), which kueue-sim's builds of them do only when their
+// kubeconfig asks.
+func TestComponentsRecordEventsOutsideReplays(t *testing.T) {
+	ns := gpuQueue(t, "4")
+	job := testingjob.MakeJob("recorded", ns).Queue("lq").RequestAndLimit(gpu, "1").Obj()
+	Create(t, cp.Client, job)
+	Eventually(t, 30*time.Second, func(ctx context.Context) error {
+		var evs corev1.EventList
+		if err := cp.Client.List(ctx, &evs, client.InNamespace(ns)); err != nil {
+			return err
+		}
+		seen := map[string]bool{}
+		for _, e := range evs.Items {
+			seen[cmp.Or(e.ReportingController, e.Source.Component)+"/"+e.Reason] = true
+		}
+		for _, want := range []string{"job-controller/SuccessfulCreate", "default-scheduler/Scheduled"} {
+			if !seen[want] {
+				return fmt.Errorf("no %s Event in %s yet; seen %v", want, ns, seen)
+			}
 		}
 		return nil
 	})

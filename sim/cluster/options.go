@@ -118,8 +118,12 @@ func WithOnlyKueueStorageVersion() Option { return func(o *options) { o.kueueSto
 // WithoutAPIEvents keeps the Events that Kueue and kueue-sim's controllers
 // record in process (logged at verbosity 1) instead of writing them to the
 // API server: they are a third of a run's writes and nothing a run reports
-// reads them (the engine reads Workload conditions). For runs; `sim up`
-// keeps them for kubectl describe.
+// reads them (the engine reads Workload conditions and pod status). Those
+// of kube-scheduler and kube-controller-manager stay in their processes
+// too (logged at the components' own verbosity): kueue-sim's builds of
+// them answer their recorders' writes themselves when their kubeconfig
+// says so (sim/tools/pins/k8sbin/noapievents). For runs; `sim up` keeps
+// them all for kubectl describe.
 func WithoutAPIEvents() Option { return func(o *options) { o.noAPIEvents = true } }
 
 // WorkloadsResource is Kueue's Workload resource, as kube-apiserver's

@@ -54,8 +54,8 @@ func (r *recorder) Run(_ context.Context, c Command, out io.Writer) error {
 		return errors.New("exit status 1")
 	}
 	// What a build's --version reports: kwok's pinned version, and
-	// kueue-sim's kube-controller-manager build.
-	return os.WriteFile(target, []byte("#!/bin/sh\necho built v0.8.0 v1.35.4+kueue-sim.1\n"), 0o755)
+	// kueue-sim's builds of kube-scheduler and kube-controller-manager.
+	return os.WriteFile(target, []byte("#!/bin/sh\necho built v0.8.0 v1.35.4+"+assets.Build+"\n"), 0o755)
 }
 
 func newTestInstaller(t *testing.T, dir string, opts ...Option) (*Installer, *recorder, *bytes.Buffer) {
@@ -86,8 +86,8 @@ func TestInstallRunsThePinnedBuilds(t *testing.T) {
 	want := []string{
 		"GOWORK=off /usr/local/go/bin/go build -trimpath -ldflags -s -w -o STAGE/etcd go.etcd.io/etcd/server/v3",
 		"GOWORK=off /usr/local/go/bin/go build -trimpath -ldflags " + k8sLD + " -o STAGE/kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver",
-		"GOWORK=off /usr/local/go/bin/go build -trimpath -ldflags " + k8sLD + " -o STAGE/kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler",
-		"GOWORK=off /usr/local/go/bin/go build -trimpath -ldflags " + strings.Replace(k8sLD, "=v1.35.4", "=v1.35.4+kueue-sim.1", 1) + " -o STAGE/kube-controller-manager ./kube-controller-manager",
+		"GOWORK=off /usr/local/go/bin/go build -trimpath -ldflags " + strings.Replace(k8sLD, "=v1.35.4", "=v1.35.4+kueue-sim.2", 1) + " -o STAGE/kube-scheduler ./kube-scheduler",
+		"GOWORK=off /usr/local/go/bin/go build -trimpath -ldflags " + strings.Replace(k8sLD, "=v1.35.4", "=v1.35.4+kueue-sim.2", 1) + " -o STAGE/kube-controller-manager ./kube-controller-manager",
 		"GOBIN=STAGE GOFLAGS=-buildvcs=false /usr/local/go/bin/go install -trimpath -ldflags " + kwokLD + " sigs.k8s.io/kwok/cmd/kwok@v0.8.0",
 		"GOBIN=STAGE GOFLAGS=-buildvcs=false /usr/local/go/bin/go install -trimpath -ldflags " + kwokLD + " sigs.k8s.io/kwok/cmd/kwokctl@v0.8.0",
 	}
@@ -276,28 +276,32 @@ func TestStatusOfKwokChecksItsVersion(t *testing.T) {
 	}
 }
 
-// kube-controller-manager counts only as kueue-sim's build (the flag the
-// control plane starts it with): a stock one is rebuilt.
-func TestStatusOfControllerManagerChecksItsBuild(t *testing.T) {
-	for _, tc := range []struct {
-		name, script string
-		present      bool
-		note         string
-	}{
-		{"kueue-sim's build", "echo 'Kubernetes v1.35.4+kueue-sim.1'", true, ""},
-		{"upstream build", "echo 'Kubernetes v1.35.4'", false, "not kueue-sim's build (reports Kubernetes v1.35.4)"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, assets.ControllerManager), []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			sel, _ := Select([]string{assets.ControllerManager}, false)
-			st := New(dir).Status(context.Background(), sel)
-			if st[0].Present != tc.present || st[0].Note != tc.note {
-				t.Errorf("status = %+v, want present %v, note %q", st[0], tc.present, tc.note)
-			}
-		})
+// kube-scheduler and kube-controller-manager count only as kueue-sim's
+// builds (the flag and the kubeconfig entry the control plane starts them
+// with): stock ones, or an earlier kueue-sim build, are rebuilt.
+func TestStatusOfOwnBuildsChecksTheBuild(t *testing.T) {
+	for _, name := range assets.Built {
+		for _, tc := range []struct {
+			name, script string
+			present      bool
+			note         string
+		}{
+			{"kueue-sim's build", "echo 'Kubernetes v1.35.4+kueue-sim.2'", true, ""},
+			{"an earlier kueue-sim build", "echo 'Kubernetes v1.35.4+kueue-sim.1'", false, "not kueue-sim's build (reports Kubernetes v1.35.4+kueue-sim.1)"},
+			{"upstream build", "echo 'Kubernetes v1.35.4'", false, "not kueue-sim's build (reports Kubernetes v1.35.4)"},
+		} {
+			t.Run(name+"/"+tc.name, func(t *testing.T) {
+				dir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				sel, _ := Select([]string{name}, false)
+				st := New(dir).Status(context.Background(), sel)
+				if st[0].Present != tc.present || st[0].Note != tc.note {
+					t.Errorf("status = %+v, want present %v, note %q", st[0], tc.present, tc.note)
+				}
+			})
+		}
 	}
 }
 

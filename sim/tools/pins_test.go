@@ -59,6 +59,28 @@ func TestWritePinMakesAModule(t *testing.T) {
 	}
 }
 
+// kueue-sim's builds register the kubeconfig auth-provider sim/cluster
+// names to keep their Events out of the API server: the plugin's name is
+// assets.NoAPIEventsProvider, and each of their mains imports it.
+func TestOwnBuildsKnowTheNoAPIEventsProvider(t *testing.T) {
+	plugin, err := pins.ReadFile("pins/k8sbin/noapievents/noapievents.go.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "const Name = \"" + assets.NoAPIEventsProvider + "\""; !strings.Contains(string(plugin), want) {
+		t.Errorf("pins/k8sbin/noapievents does not declare %s", want)
+	}
+	for _, name := range assets.Built {
+		main, err := pins.ReadFile("pins/k8sbin/" + name + "/main.go.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(main), "\t_ \"kueue-sim/pins/k8sbin/noapievents\"\n") {
+			t.Errorf("pins/k8sbin/%s/main.go.txt does not import kueue-sim/pins/k8sbin/noapievents", name)
+		}
+	}
+}
+
 func TestNewerGo(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string

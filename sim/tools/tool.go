@@ -32,14 +32,14 @@ type Tool struct {
 	ldflags string
 	env     []string // added to go's environment
 	// build is what the tool's --version must report after the version
-	// ("+kueue-sim.1"): a binary without it is another build and is
+	// ("+kueue-sim.2"): a binary without it is another build and is
 	// rebuilt.
 	build string
 }
 
 // kubernetesLDFlags are the version ldflags of k8s.io/component-base that a
 // release build sets: without them the binaries say v0.0.0-master. version
-// may carry build metadata (v1.35.4+kueue-sim.1).
+// may carry build metadata (v1.35.4+kueue-sim.2).
 func kubernetesLDFlags(version string) string {
 	const ver = "k8s.io/component-base/version"
 	major, rest, _ := strings.Cut(strings.TrimPrefix(version, "v"), ".")
@@ -66,15 +66,18 @@ func All() []Tool {
 			ldflags: "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=" + strings.TrimPrefix(kwok.Version, "v"),
 			env:     []string{"GOFLAGS=-buildvcs=false"}}
 	}
-	// kube-controller-manager is built from kueue-sim's main (see
-	// pins/k8sbin/kube-controller-manager), marked in its version.
-	kcm := k8s(assets.ControllerManager)
-	kcm.Package, kcm.build = "./"+assets.ControllerManager, "+"+assets.ControllerManagerBuild
-	kcm.ldflags = kubernetesLDFlags(kubernetesVersion + kcm.build)
+	// kube-scheduler and kube-controller-manager are built from
+	// kueue-sim's mains (see pins/k8sbin), marked in their versions.
+	own := func(name string) Tool {
+		t := k8s(name)
+		t.Package, t.build = "./"+name, "+"+assets.Build
+		t.ldflags = kubernetesLDFlags(kubernetesVersion + t.build)
+		return t
+	}
 	return []Tool{
 		{Name: assets.Etcd, Version: etcdVersion, Package: "go.etcd.io/etcd/server/v3", Set: ControlPlane,
 			pin: pinEtcd, ldflags: "-s -w"},
-		k8s(assets.APIServer), k8s(assets.Scheduler), kcm,
+		k8s(assets.APIServer), own(assets.Scheduler), own(assets.ControllerManager),
 		kw(kwok.Kwok), kw(kwok.Kwokctl),
 	}
 }
