@@ -40,11 +40,6 @@ const Build = "kueue-sim.2"
 // Built are the binaries kueue-sim builds from its own mains (Build).
 var Built = []string{Scheduler, ControllerManager}
 
-// NoAPIEventsProvider is the kubeconfig auth-provider kueue-sim's builds
-// register (sim/tools/pins/k8sbin/noapievents): a kubeconfig user that
-// names it keeps the component's Events out of the API server.
-const NoAPIEventsProvider = "kueue-sim-no-api-events"
-
 // All lists every binary a control plane needs, in start order.
 var All = []string{Etcd, APIServer, Scheduler, ControllerManager}
 

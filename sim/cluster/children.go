@@ -18,6 +18,7 @@ import (
 
 	"github.com/kueue-sim/kueue-sim/sim/assets"
 	"github.com/kueue-sim/kueue-sim/sim/procs"
+	"github.com/kueue-sim/kueue-sim/sim/tools/pins/k8sbin/noapievents"
 )
 
 // controllers are the kube-controller-manager controllers the simulated
@@ -113,7 +114,7 @@ func (cp *ControlPlane) userKubeconfig(name string, noAPIEvents bool) (string, e
 		return "", fmt.Errorf("making kubeconfig for %s: %w", name, err)
 	}
 	if noAPIEvents {
-		if data, err = withoutAPIEvents(data); err != nil {
+		if data, err = noapievents.Kubeconfig(data); err != nil {
 			return "", fmt.Errorf("making kubeconfig for %s: %w", name, err)
 		}
 	}

@@ -92,14 +92,19 @@ func newerGo(a, b string) bool {
 	return false
 }
 
-// writePin writes the module of pin into dir: every file of pins/<pin>
-// without its .txt suffix (go.mod, go.sum, tools.go, and the main packages
-// kueue-sim builds instead of upstream's, in their folders).
+// writePin writes the module of pin into dir: every .txt file of
+// pins/<pin> without its suffix (go.mod, go.sum, tools.go, and the main
+// packages kueue-sim builds instead of upstream's, in their folders), and
+// every .go file but tests as it is (packages that build in kueue-sim's
+// module too, where they are tested: noapievents).
 func writePin(dir, pin string) error {
 	root := path.Join("pins", pin)
 	err := fs.WalkDir(pins, root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".txt") {
+		if err != nil || d.IsDir() {
 			return err
+		}
+		if !strings.HasSuffix(p, ".txt") && (!strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go")) {
+			return nil
 		}
 		data, err := pins.ReadFile(p)
 		if err != nil {

@@ -14,23 +14,33 @@
 //	    auth-provider:
 //	      name: kueue-sim-no-api-events
 //
-// gets every client built from it wrapped in a transport that answers the
-// event sinks of client-go's two recorders (k8s.io/client-go/tools/record,
-// core/v1 Events; k8s.io/client-go/tools/events, events.k8s.io/v1) itself:
-// a create is echoed back as created, and a patch of a repeat is answered
-// 404 so that the recorder creates the Event anew (both recorders do that
-// when the Event they patch is gone). Every other request goes to the API
-// server unchanged, and the component logs its Events at its own verbosity
-// as before. Without the entry in the kubeconfig the binary is upstream's.
+// (Kubeconfig adds the entry) gets every client built from it wrapped in
+// a transport that answers the event sinks of client-go's two recorders
+// (k8s.io/client-go/tools/record, core/v1 Events; k8s.io/client-go/tools/events,
+// events.k8s.io/v1) itself: a create is echoed back as created, and a
+// patch of a repeat is answered 404 so that the recorder creates the Event
+// anew (both recorders do that when the Event they patch is gone). Every
+// other request goes to the API server unchanged, and the component logs
+// its Events at its own verbosity as before. Without the entry in the
+// kubeconfig the binary is upstream's.
+//
+// The package builds in two modules: kueue-sim's, where it is tested and
+// where sim/cluster calls Kubeconfig, and the pinned module of
+// sim/tools/pins/k8sbin, whose kube-scheduler and kube-controller-manager
+// mains import it (sim tools install copies it there). So it imports only
+// the standard library and client-go.
 package noapievents
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
 // Name is the auth-provider name a kubeconfig gives to keep Events out of
@@ -43,6 +53,19 @@ func init() {
 	}); err != nil {
 		panic(err)
 	}
+}
+
+// Kubeconfig names the provider for every user of a kubeconfig, beside its
+// client certificate (client-go takes both).
+func Kubeconfig(kubeconfig []byte) ([]byte, error) {
+	cfg, err := clientcmd.Load(kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("reading the kubeconfig: %w", err)
+	}
+	for _, u := range cfg.AuthInfos {
+		u.AuthProvider = &clientcmdapi.AuthProviderConfig{Name: Name}
+	}
+	return clientcmd.Write(*cfg)
 }
 
 type provider struct{}
