@@ -231,7 +231,8 @@ func TestRayJobIsAdmittedAndUnsuspended(t *testing.T) {
 // kubeconfig asks.
 func TestComponentsRecordEventsOutsideReplays(t *testing.T) {
 	ns := gpuQueue(t, "4")
-	job := testingjob.MakeJob("recorded", ns).Queue("lq").RequestAndLimit(gpu, "1").Obj()
+	// No GPU: the other tests' pods may hold every A100 of the pool.
+	job := testingjob.MakeJob("recorded", ns).Queue("lq").Request(corev1.ResourceCPU, "100m").Obj()
 	Create(t, cp.Client, job)
 	Eventually(t, 30*time.Second, func(ctx context.Context) error {
 		var evs corev1.EventList
