@@ -142,8 +142,8 @@ func TestInstallKeepsWhatIsPresent(t *testing.T) {
 	for _, c := range rec.cmds {
 		built = append(built, filepath.Base(c.Args[len(c.Args)-1]))
 	}
-	// (a kube-controller-manager that is not kueue-sim's build would be
-	// rebuilt too: TestStatusOfControllerManagerChecksItsBuild)
+	// (a kube-scheduler or kube-controller-manager that is not kueue-sim's
+	// build would be rebuilt too: TestStatusOfOwnBuildsChecksTheBuild)
 	if diff := cmp.Diff([]string{assets.Scheduler, assets.ControllerManager}, built); diff != "" {
 		t.Errorf("built (-want +got):\n%s", diff)
 	}

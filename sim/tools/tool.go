@@ -56,8 +56,15 @@ var (
 // All returns every tool, control plane first, in start order.
 func All() []Tool {
 	k8s := func(name string) Tool {
-		return Tool{Name: name, Version: kubernetesVersion, Package: "k8s.io/kubernetes/cmd/" + name, Set: ControlPlane,
+		t := Tool{Name: name, Version: kubernetesVersion, Package: "k8s.io/kubernetes/cmd/" + name, Set: ControlPlane,
 			pin: pinKubernetes, ldflags: kubernetesLDFlags(kubernetesVersion)}
+		if slices.Contains(assets.Built, name) {
+			// Built from kueue-sim's main (see pins/k8sbin), marked in its
+			// version.
+			t.Package, t.build = "./"+name, "+"+assets.Build
+			t.ldflags = kubernetesLDFlags(kubernetesVersion + t.build)
+		}
+		return t
 	}
 	kw := func(name string) Tool {
 		// The version ldflags keep `kwokctl --version` and the stage
@@ -66,18 +73,10 @@ func All() []Tool {
 			ldflags: "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=" + strings.TrimPrefix(kwok.Version, "v"),
 			env:     []string{"GOFLAGS=-buildvcs=false"}}
 	}
-	// kube-scheduler and kube-controller-manager are built from
-	// kueue-sim's mains (see pins/k8sbin), marked in their versions.
-	own := func(name string) Tool {
-		t := k8s(name)
-		t.Package, t.build = "./"+name, "+"+assets.Build
-		t.ldflags = kubernetesLDFlags(kubernetesVersion + t.build)
-		return t
-	}
 	return []Tool{
 		{Name: assets.Etcd, Version: etcdVersion, Package: "go.etcd.io/etcd/server/v3", Set: ControlPlane,
 			pin: pinEtcd, ldflags: "-s -w"},
-		k8s(assets.APIServer), own(assets.Scheduler), own(assets.ControllerManager),
+		k8s(assets.APIServer), k8s(assets.Scheduler), k8s(assets.ControllerManager),
 		kw(kwok.Kwok), kw(kwok.Kwokctl),
 	}
 }

@@ -108,16 +108,16 @@ func (s *sink) RoundTrip(req *http.Request) (*http.Response, error) {
 // of either API: /api/v1/namespaces/NS/events[/NAME] or
 // /apis/events.k8s.io/v1/namespaces/NS/events[/NAME].
 func eventWrite(req *http.Request) (create, ok bool) {
-	var rest string
+	var tail string
 	switch p := req.URL.Path; {
 	case strings.HasPrefix(p, "/api/v1/namespaces/"):
-		rest = strings.TrimPrefix(p, "/api/v1/namespaces/")
+		tail = strings.TrimPrefix(p, "/api/v1/namespaces/")
 	case strings.HasPrefix(p, "/apis/events.k8s.io/v1/namespaces/"):
-		rest = strings.TrimPrefix(p, "/apis/events.k8s.io/v1/namespaces/")
+		tail = strings.TrimPrefix(p, "/apis/events.k8s.io/v1/namespaces/")
 	default:
 		return false, false
 	}
-	parts := strings.Split(rest, "/") // NS, events[, NAME]
+	parts := strings.Split(tail, "/") // NS, events[, NAME]
 	switch {
 	case req.Method == http.MethodPost && len(parts) == 2 && parts[1] == "events":
 		return true, true
@@ -129,7 +129,7 @@ func eventWrite(req *http.Request) (create, ok bool) {
 
 func respond(req *http.Request, code int, contentType string, body []byte) *http.Response {
 	return &http.Response{
-		Status:        http.StatusText(code),
+		Status:        fmt.Sprintf("%d %s", code, http.StatusText(code)),
 		StatusCode:    code,
 		Proto:         "HTTP/1.1",
 		ProtoMajor:    1,
