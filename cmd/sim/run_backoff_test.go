@@ -39,16 +39,16 @@ func TestPodsReadyTimeoutAndBackoffRunOnSimulatedTime(t *testing.T) {
 }
 
 // slowReconcilers is how much a "slow" replay slows each reconcile of
-// Kueue's clocked reconcilers (--slow-kueue): enough that the race of an
+// Kueue's clocked and job-integration reconcilers (--slow-kueue): enough that the race of an
 // instant's woken reconciles with its ends of runs decided wrongly every
 // time before the engine ordered them (sim/engine/wake.go), and little
 // enough that an admission fair sharing replay takes half a minute.
 const slowReconcilers = "30ms"
 
 // replayModes runs scenario once per mode ("virtual"; "realtime" for
-// --realtime; "slow" for --slow-kueue slowReconcilers, Kueue's clocked
-// reconcilers slowed as on a machine far busier than CI's) and returns each
-// run's decisions; it fails t unless every mode wrote the same
+// --realtime; "slow" for --slow-kueue slowReconcilers, Kueue's clocked and
+// job reconcilers slowed as on a machine far busier than CI's) and returns
+// each run's decisions; it fails t unless every mode wrote the same
 // decisions.jsonl.
 func replayModes(t *testing.T, scenario string, modes ...string) map[string][]record.Event {
 	t.Helper()

@@ -30,7 +30,7 @@ func addTargetFlags(fl *pflag.FlagSet, f *targetFlags) {
 	fl.StringVar(&f.prefix, "namespace-prefix", "", `with --kubeconfig: prefix of the run's namespaces (default "ks-<run id>-")`)
 	fl.BoolVar(&f.keep, "keep", false, "with --kubeconfig: leave what the run made on the cluster (namespaces, workloads, queues, KWOK nodes), e.g. for sim import cluster; Kueue and the platform still stop")
 	fl.BoolVar(&f.installTools, "install-tools", false, installToolsUsage)
-	fl.DurationVar(&f.slowKueue, "slow-kueue", 0, "slow each reconcile of Kueue's Workload and LocalQueue reconcilers by this much wall time, as on a far busier machine: the decisions must not change, only take longer (a check of the replay's determinism; embedded control plane only)")
+	fl.DurationVar(&f.slowKueue, "slow-kueue", 0, "slow each reconcile of Kueue's Workload, LocalQueue and job-integration reconcilers by this much wall time, as on a far busier machine: the decisions must not change, only take longer (a check of the replay's determinism; embedded control plane only)")
 }
 
 // runTarget is what a run replays on: the embedded control plane or an

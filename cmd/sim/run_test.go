@@ -56,8 +56,8 @@ func TestBundledScenariosPass(t *testing.T) {
 
 // Two runs of the same scenario and seed write byte-identical decision
 // traces (admissions, preemptions with reasons, placements, refusals),
-// the second with Kueue's Workload and LocalQueue reconcilers slowed as on
-// a far busier machine (--slow-kueue).
+// the second with Kueue's Workload, LocalQueue and Job reconcilers slowed
+// as on a far busier machine (--slow-kueue).
 func TestMultiTeamFairSharingTraceIsReproducible(t *testing.T) {
 	var traces [2][]byte
 	for i := range traces {

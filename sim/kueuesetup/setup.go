@@ -240,7 +240,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	if o.schedulerClock != nil {
 		jobOpts = append(jobOpts, jobframework.WithClock(o.schedulerClock))
 	}
-	if err := jobframework.SetupControllers(ctx, mgr, log, jobOpts...); err != nil {
+	jobMgr := mgr
+	if o.slow > 0 && o.wakes != nil {
+		jobMgr = slowManager{Manager: mgr, d: o.slow}
+	}
+	if err := jobframework.SetupControllers(ctx, jobMgr, log, jobOpts...); err != nil {
 		return nil, fmt.Errorf("setting up Kueue's job integrations: %w", err)
 	}
 

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"time"
 
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -17,13 +18,37 @@ import (
 // WithSlowReconcilers makes such a race show every time: Kueue's clocked
 // reconcilers (the Workload and LocalQueue reconcilers, the ones whose
 // waits are instants of the replay) sleep before each reconcile, as on a
-// machine far busier than any CI runner. A replay slowed so must write
-// the decisions it writes at full speed, only later (sim run --slow-kueue;
-// cmd/sim's TestAdmissionFairSharingOnSimulatedTime).
+// machine far busier than any CI runner, and so do the reconcilers of
+// Kueue's job integrations (the Job, PyTorchJob, RayJob, RayCluster,
+// pod, Deployment and StatefulSet reconcilers), which make each job's
+// Workload, unsuspend the job once it is admitted and stop it once it is
+// evicted. A replay slowed so must write the decisions it writes at full
+// speed, only later (sim run --slow-kueue; cmd/sim's
+// TestMultiTeamFairSharingTraceIsReproducible and
+// TestAdmissionFairSharingOnSimulatedTime).
 
-// WithSlowReconcilers makes Kueue's clocked reconcilers sleep d of wall
-// time before each reconcile (with WithInstantTimers; see above).
+// WithSlowReconcilers makes Kueue's clocked reconcilers and its job
+// integrations' reconcilers sleep d of wall time before each reconcile
+// (with WithInstantTimers; see above).
 func WithSlowReconcilers(d time.Duration) Option { return func(o *options) { o.slow = d } }
+
+// slowManager is the manager Kueue's job integrations are set up on under
+// WithSlowReconcilers: it passes everything through to the real one and
+// slows each controller it adds, including those an integration adds
+// later, once its CRD appears.
+type slowManager struct {
+	ctrl.Manager
+	d time.Duration
+}
+
+func (m slowManager) Add(r manager.Runnable) error {
+	if _, _, ok := controllerOf(r); ok {
+		if err := slowDown(r, m.d); err != nil {
+			return err
+		}
+	}
+	return m.Manager.Add(r)
+}
 
 // slowDown makes the reconciler of controller-runtime's controller r
 // sleep d before each reconcile.

@@ -8,6 +8,7 @@ import (
 
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/kueue/pkg/controller/core"
 )
@@ -50,5 +51,27 @@ func TestSlowReconcilers(t *testing.T) {
 	}), d: time.Hour}
 	if _, err := s.Reconcile(ctx, reconcile.Request{}); !errors.Is(err, context.Canceled) || called {
 		t.Errorf("a cancelled slowed reconcile: %v, reached Kueue's: %v; want context.Canceled, false", err, called)
+	}
+}
+
+// TestSlowJobReconcilers: the manager Kueue's job integrations are set up
+// on under WithSlowReconcilers slows every controller added through it,
+// and passes other runnables on unchanged.
+func TestSlowJobReconcilers(t *testing.T) {
+	rec := &recordingManager{}
+	m := slowManager{Manager: rec, d: time.Hour}
+	job := newController(t, "job")
+	other := manager.RunnableFunc(func(context.Context) error { return nil })
+	for _, r := range []manager.Runnable{job, other} {
+		if err := m.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(rec.added) != 2 {
+		t.Fatalf("the real manager got %d runnables, want 2", len(rec.added))
+	}
+	ctl, _, _ := controllerOf(job)
+	if slow, ok := ctl.FieldByName("Do").Interface().(slowReconciler); !ok || slow.d != time.Hour {
+		t.Errorf("the job controller reconciles with %#v, want a reconciler slowed by 1h", ctl.FieldByName("Do").Interface())
 	}
 }
