@@ -39,10 +39,11 @@ func TestPodsReadyTimeoutAndBackoffRunOnSimulatedTime(t *testing.T) {
 }
 
 // slowReconcilers is how much a "slow" replay slows each reconcile of
-// Kueue's clocked and job-integration reconcilers (--slow-kueue): enough that the race of an
-// instant's woken reconciles with its ends of runs decided wrongly every
-// time before the engine ordered them (sim/engine/wake.go), and little
-// enough that an admission fair sharing replay takes half a minute.
+// Kueue's clocked and job-integration reconcilers (--slow-kueue): enough
+// that the race of an instant's woken reconciles with its ends of runs
+// decided wrongly every time before the engine ordered them
+// (sim/engine/wake.go), and little enough that an admission fair sharing
+// replay takes half a minute.
 const slowReconcilers = "30ms"
 
 // replayModes runs scenario once per mode ("virtual"; "realtime" for

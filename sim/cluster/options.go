@@ -52,9 +52,10 @@ type options struct {
 type Option func(*options)
 
 // WithSlowKueue slows each reconcile of Kueue's Workload and LocalQueue
-// reconcilers and of its job integrations' reconcilers by d of wall time, in a replay on the virtual clock
-// (kueuesetup.WithSlowReconcilers): a check that the replay's decisions do
-// not depend on how fast the machine runs Kueue.
+// reconcilers and of its job integrations' reconcilers by d of wall time,
+// in a replay on the virtual clock (kueuesetup.WithSlowReconcilers): a
+// check that the replay's decisions do not depend on how fast the machine
+// runs Kueue.
 func WithSlowKueue(d time.Duration) Option { return func(o *options) { o.slowKueue = d } }
 
 // WithBinaries uses the control-plane binaries in b instead of looking them
