@@ -9,20 +9,24 @@ import (
 	"github.com/kueue-sim/kueue-sim/sim/assets"
 )
 
-// version is kueue-sim's version, set at link time by the Makefile
-// (-X main.version=...); "dev" otherwise.
+// release is the kueue-sim release this source is, the newest version
+// heading of CHANGELOG.md; TestReleaseIsTheChangelogs keeps them together.
+const release = "0.1.0"
+
+// version is the build's version, set at link time by the Makefile
+// (-X main.version=..., git describe); "dev" otherwise.
 var version = "dev"
 
-// simVersion is version, or for a `go install ...@v1.2.3` binary the module
-// version Go recorded.
+// simVersion is the release and the build: version, or for a
+// `go install ...@v1.2.3` binary the module version Go recorded.
 func simVersion() string {
-	if version != "dev" {
-		return version
+	build := version
+	if build == "dev" {
+		if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			build = info.Main.Version
+		}
 	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
-	}
-	return version
+	return fmt.Sprintf("%s (build %s)", release, build)
 }
 
 func newVersionCmd() *cobra.Command {
