@@ -1,3 +1,5 @@
+//go:build integration
+
 package main
 
 import (
@@ -13,8 +15,8 @@ import (
 // with simulated time (sim/kueuesetup/workload_timers.go). In both
 // scenarios team a's old usage has decayed and team b's is fresh when
 // both ask for the whole ClusterQueue at once, b first: a runs first. The
-// short one decides the same with --realtime; on the long one the
-// previous build, which decayed usage on the wall clock, ran b first.
+// short one decides the same with --realtime; on the long one a Kueue
+// that decayed usage on the wall clock would run b first.
 //
 // The long one also replays with Kueue's reconcilers slowed ("slow"):
 // usage is sampled at 880 s and 900 s, the instants b-recent is admitted

@@ -1,3 +1,5 @@
+//go:build integration
+
 package main
 
 import (
@@ -15,9 +17,9 @@ import (
 // sim/engine/wake.go): a Job whose pod never starts is evicted 5 s after
 // each admission and requeued 1 s, then 2 s, later, at the simulated times
 // Kueue computed, until backoffLimitCount deactivates it; and a --realtime
-// run decides the same. The previous build evicted it at 0 s, its
-// reconciler measuring a wall-clock timeout from a simulated admission,
-// and never requeued it within the run.
+// run decides the same. A reconciler measuring a wall-clock timeout from
+// a simulated admission would evict it at 0 s and never requeue it within
+// the run.
 func TestPodsReadyTimeoutAndBackoffRunOnSimulatedTime(t *testing.T) {
 	want := []string{
 		"0s " + record.TypeAdmitted + " ",

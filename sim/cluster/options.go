@@ -135,7 +135,7 @@ const WorkloadsResource = "workloads.kueue.x-k8s.io"
 // control plane: a run whose workloads never make RayJobs, RayClusters or
 // PyTorchJobs need not serve them, and their schemas (2.9 MB of YAML of
 // the 4.5 MB embedded) were about 300 MiB of kube-apiserver's memory
-// (bench/README.md, session 17). Kueue sets up a job integration whose
+// (docs/performance.md, "Memory"). Kueue sets up a job integration whose
 // CRD is missing once the CRD appears; no controller in the control
 // plane may watch the kinds left out (fakes.WithKinds). Starting fails on
 // a name no embedded CRD has.
@@ -148,7 +148,7 @@ func WithoutCRDs(names ...string) Option {
 // served from etcd. The watch cache keeps at least 75 s of every write's
 // object and its previous version, decoded; a replay writes Workloads
 // hundreds of times a wall second, and that history was most of
-// kube-apiserver's heap (see bench/README.md).
+// kube-apiserver's heap (docs/performance.md, "Memory").
 func WithoutWatchCache(resources ...string) Option {
 	return func(o *options) { o.noWatchCache = append(o.noWatchCache, resources...) }
 }
@@ -161,7 +161,7 @@ func WithoutWatchCache(resources ...string) Option {
 // sends the old and new Workload to the manager's webhook server and back,
 // and a write of Kueue's scheduler waits for it: in the 15k baseline,
 // 48,636 calls that kube-apiserver waited 6,507 s for in all, none
-// rejected (bench/README.md, session 19). For runs; `sim up` keeps them.
+// rejected (docs/performance.md, "Kueue's webhooks"). For runs; `sim up` keeps them.
 func WithoutStatusValidation() Option { return func(o *options) { o.noStatusValidation = true } }
 
 // WithoutPods starts neither kube-scheduler nor kube-controller-manager,

@@ -70,8 +70,8 @@ func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Optio
 		// metadata): kube-apiserver's watch cache of them is history
 		// nobody reads, most of its heap in a large run. Without it each
 		// watch decodes every event from etcd: a 2k replay ran 15% faster
-		// with the cache and peaked 35% higher (bench/README.md, session
-		// 10). Steps know when a watch event has reached the informers
+		// with the cache and peaked 35% higher (docs/performance.md,
+		// "Memory"). Steps know when a watch event has reached the informers
 		// (Target.Unseen), whichever way kube-apiserver serves it.
 		cluster.WithoutWatchCache(cluster.WorkloadsResource),
 		// Kueue's Workload webhook validates creates and spec updates
@@ -82,7 +82,8 @@ func ClusterOptions(s *scenarios.Scenario, clock *VirtualClock) ([]cluster.Optio
 	}
 	if !runsPods(s) {
 		// Raw Workloads only: kube-scheduler and kube-controller-manager
-		// would have nothing to do but watch (bench/README.md, session 11).
+		// would have nothing to do but watch (docs/performance.md,
+		// "Memory").
 		opts = append(opts, cluster.WithoutPods())
 	}
 	return append(opts, platform.Options(platform.Settings{

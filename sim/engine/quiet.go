@@ -394,13 +394,12 @@ func retriedNote(reason string, wrote bool) string {
 // into the next instant, where that instant's arrivals and ends would meet
 // a backlog whose size depends on machine speed.
 //
-// Two mistakes made this check miss drains, and each let large baseline
-// runs write different decisions.jsonl: comparing only the ClusterQueue
-// the busy reason names (with many draining side by side, the named one
-// empties first and the next one named holds more; until session 13), and
-// counting only polls whose busy reason was the gauge itself (a drain's
-// pending-message writes keep etcd's revision moving, so most polls never
-// read the gauge; until session 14).
+// Two simpler checks miss drains, and each lets large baseline runs write
+// different decisions.jsonl: comparing only the ClusterQueue the busy
+// reason names (with many draining side by side, the named one empties
+// first and the next one named holds more), and counting only polls whose
+// busy reason is the gauge itself (a drain's pending-message writes keep
+// etcd's revision moving, so most polls never read the gauge).
 func draining(was, now float64) bool {
 	return now < was
 }

@@ -132,9 +132,8 @@ func drainingQueues(a, b float64, step time.Duration) prometheus.Gatherer {
 
 // TestSettleWaitsWhileQueuesDrainInTurn: Kueue setting aside the workloads
 // of one ClusterQueue, then another's, a slow machine taking longer than
-// the settle's grace for each, is progress to the end; until session 13
-// the settle compared the first ClusterQueue's count with the next one's
-// and moved on mid-drain.
+// the settle's grace for each, is progress to the end: comparing the
+// first ClusterQueue's count with the next one's would move on mid-drain.
 func TestSettleWaitsWhileQueuesDrainInTurn(t *testing.T) {
 	// b takes five graces to drain, one workload a tenth of a grace.
 	s := &settler{poll: time.Millisecond, rounds: settleRounds, timeout: 5 * time.Second, tryGrace: 50 * time.Millisecond,
@@ -145,11 +144,11 @@ func TestSettleWaitsWhileQueuesDrainInTurn(t *testing.T) {
 
 // TestSettleWaitsWhileQueuesDrainWriting: Kueue writes a pending message
 // for every workload it sets aside, so while it drains, etcd's revision
-// moves at most polls and the settle seldom reads the gauge. Until session
-// 14 the settle counted a drain only on polls that read the gauge, and
-// moved on mid-drain after a grace of writes: two 5k baseline runs wrote
-// different decisions.jsonl (one moved on at t=17.6 s with 62 workloads
-// left to try in one ClusterQueue, the other drained them).
+// moves at most polls and the settle seldom reads the gauge. A settle
+// that counted a drain only on polls that read the gauge would move on
+// mid-drain after a grace of writes, and two 5k baseline runs would write
+// different decisions.jsonl (one moving on with workloads left to try in
+// a ClusterQueue, the other draining them).
 func TestSettleWaitsWhileQueuesDrainWriting(t *testing.T) {
 	const step = 5 * time.Millisecond
 	const a, b = 2, 50 // b drains in five graces

@@ -20,8 +20,8 @@ import (
 // doubling to 10 ms, so that a queue of heads nobody can admit does not
 // busy-loop. The sleep takes a real-clock timer and has no option; in the
 // 15k baseline Kueue's scheduler ran 25,861 such cycles, and a run with the
-// sleep set to 0 took 568 s against 717–783 s (bench/README.md, sessions 17
-// and 20).
+// sleep set to 0 took 568 s against 717–783 s (docs/performance.md,
+// "Scheduling-cycle loop").
 //
 // In a replay the gate does that job: it holds the scheduler between
 // instants, and pauses it after a cycle that evicts until the control plane

@@ -14,7 +14,7 @@ import (
 // per workload over a backlog of thousands, the recount
 // (reportLQPendingWorkloads → ClusterQueue.PendingInLocalQueue) was 47% of
 // the sim process's CPU, and it runs on Kueue's scheduler goroutine, which
-// each step waits for (bench/README.md, session 15).
+// each step waits for (docs/performance.md, "Kueue's LocalQueue metrics").
 //
 // kueue-sim serves no Kueue metrics endpoint (Metrics), and nothing it
 // reports reads a LocalQueue metric: the settle reads Kueue's

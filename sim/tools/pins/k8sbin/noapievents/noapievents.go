@@ -2,7 +2,8 @@
 // its kubeconfig asks for it, the way kueue-sim keeps Kueue's in process
 // (cluster.WithoutAPIEvents): a replay reads Workload conditions and pod
 // status, never Events, and kube-scheduler's and kube-controller-manager's
-// were a fifth of the API writes of a replay of Jobs (bench/README.md).
+// were a fifth of the API writes of a replay of Jobs (docs/performance.md,
+// "Events kept out of the API server").
 //
 // It registers a client-go auth-provider plugin. A kubeconfig user that
 // names it next to its client certificate,
