@@ -42,21 +42,21 @@ build:
 up: tools build
 	bin/sim up
 
-## unit: every test that needs no control plane (the packages without a TestMain: hack/unit-packages.sh); CI adds -race
+## unit: every test that needs no control plane (the files without the integration build tag); CI adds -race
 .PHONY: unit
 unit:
-	$(GO) test $(GOTESTFLAGS) $$(hack/unit-packages.sh)
+	$(GO) test $(GOTESTFLAGS) ./...
 
 ## race: replays with the race detector in sim itself (one loop owns the run's state; informer handlers only queue)
 .PHONY: race
 race: tools
-	KUEUESIM_TEST_RACE=1 $(GO) test -race -count=1 -timeout 20m ./cmd/sim -run 'TestSameInstantArrivalsKeepScenarioOrder|TestMultiTeamFairSharingTraceIsReproducible|TestPruneFinishedRuns|TestPodsReadyTimeoutAndBackoffRunOnSimulatedTime'
+	KUEUESIM_TEST_RACE=1 $(GO) test -race -tags integration -count=1 -timeout 20m ./cmd/sim -run 'TestSameInstantArrivalsKeepScenarioOrder|TestMultiTeamFairSharingTraceIsReproducible|TestPruneFinishedRuns|TestPodsReadyTimeoutAndBackoffRunOnSimulatedTime'
 
-## test: unit and integration tests against the real control plane
+## test: unit and integration tests (build tag integration: the tests that start the real control plane)
 .PHONY: test
 test: tools
-	$(GO) vet ./...
-	$(GO) test $(GOTESTFLAGS) ./...
+	$(GO) vet -tags integration ./...
+	$(GO) test $(GOTESTFLAGS) -tags integration ./...
 
 ## e2e: e2e suites on container-free KWOK clusters (e2e/kwok, e2e/deploy, e2e/scenario, e2e/importcluster); e2e/kind runs where Docker and kind exist
 .PHONY: e2e
@@ -100,7 +100,7 @@ BENCH ?= .
 BENCH_TIMEOUT ?= 24h
 .PHONY: bench
 bench: tools
-	KUEUESIM_BENCH_SIZES=$(BENCH_SIZES) $(GO) test ./bench -run '^$$' -bench '$(BENCH)' -benchtime 1x -count $(BENCH_COUNT) -timeout $(BENCH_TIMEOUT) -v
+	KUEUESIM_BENCH_SIZES=$(BENCH_SIZES) $(GO) test -tags integration ./bench -run '^$$' -bench '$(BENCH)' -benchtime 1x -count $(BENCH_COUNT) -timeout $(BENCH_TIMEOUT) -v
 
 ## clean: remove build output (not the cached control-plane binaries)
 .PHONY: clean

@@ -1,3 +1,5 @@
+//go:build integration
+
 package bench
 
 import (
@@ -8,9 +10,6 @@ import (
 	"strings"
 	"testing"
 )
-
-// baselineWorkloads is the size of Kueue's baseline.
-const baselineWorkloads = 15_000
 
 // sizes are the workload counts to run: KUEUESIM_BENCH_SIZES (comma
 // separated), default 1000.
@@ -67,18 +66,6 @@ func sameDecisions(b *testing.B, key, hash string) {
 	if err := decisionsSeen.check(key, hash); err != nil {
 		b.Error(err)
 	}
-}
-
-// hashes are decisions.jsonl hashes by scenario and size.
-type hashes map[string]string
-
-// check records hash for key, or says how it differs from the one recorded.
-func (h hashes) check(key, hash string) error {
-	if was, ok := h[key]; ok && was != hash {
-		return fmt.Errorf("%s: decisions.jsonl %.12s differs from an earlier run's %.12s: the replay is not deterministic (rerun with KUEUESIM_BENCH_EVENTS_DIR set and compare the event logs)", key, hash, was)
-	}
-	h[key] = hash
-	return nil
 }
 
 // eventsName is where a run's event log goes, when KUEUESIM_BENCH_EVENTS_DIR

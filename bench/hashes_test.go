@@ -1,9 +1,22 @@
 package bench
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
+
+// hashes are decisions.jsonl hashes by scenario and size.
+type hashes map[string]string
+
+// check records hash for key, or says how it differs from the one recorded.
+func (h hashes) check(key, hash string) error {
+	if was, ok := h[key]; ok && was != hash {
+		return fmt.Errorf("%s: decisions.jsonl %.12s differs from an earlier run's %.12s: the replay is not deterministic (rerun with KUEUESIM_BENCH_EVENTS_DIR set and compare the event logs)", key, hash, was)
+	}
+	h[key] = hash
+	return nil
+}
 
 func TestHashesCheck(t *testing.T) {
 	h := hashes{}

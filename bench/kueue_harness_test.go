@@ -1,3 +1,5 @@
+//go:build integration
+
 package bench
 
 import (
@@ -7,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,22 +115,4 @@ func BenchmarkKueueHarness(b *testing.B) {
 			}
 		})
 	}
-}
-
-var countLine = regexp.MustCompile(`(?m)^(\s*- count: )(\d+)$`)
-
-// scaleGenerator scales the workload counts of a generator config: the
-// "- count:" lines followed by creationIntervalMs (workload sets), not the
-// cohort and queue counts.
-func scaleGenerator(cfg []byte, factor float64) []byte {
-	lines := strings.Split(string(cfg), "\n")
-	for i, l := range lines {
-		m := countLine.FindStringSubmatch(l)
-		if m == nil || i+1 >= len(lines) || !strings.Contains(lines[i+1], "creationIntervalMs") {
-			continue
-		}
-		n, _ := strconv.Atoi(m[2])
-		lines[i] = m[1] + strconv.Itoa(max(1, int(float64(n)*factor+0.5)))
-	}
-	return []byte(strings.Join(lines, "\n"))
 }

@@ -3,11 +3,34 @@ package bench
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
 )
+
+// baselineWorkloads is the size of Kueue's baseline.
+const baselineWorkloads = 15_000
+
+var countLine = regexp.MustCompile(`(?m)^(\s*- count: )(\d+)$`)
+
+// scaleGenerator scales the workload counts of a generator config: the
+// "- count:" lines followed by creationIntervalMs (workload sets), not the
+// cohort and queue counts.
+func scaleGenerator(cfg []byte, factor float64) []byte {
+	lines := strings.Split(string(cfg), "\n")
+	for i, l := range lines {
+		m := countLine.FindStringSubmatch(l)
+		if m == nil || i+1 >= len(lines) || !strings.Contains(lines[i+1], "creationIntervalMs") {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		lines[i] = m[1] + strconv.Itoa(max(1, int(float64(n)*factor+0.5)))
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
 
 func TestScaleGenerator(t *testing.T) {
 	in := "cohorts:\n  - className: cohort\n    count: 5\n    queuesSets:\n    - className: cq\n      count: 6\n      workloadsSets:\n      - count: 350\n        creationIntervalMs: 100\n      - count: 50\n        creationIntervalMs: 1200\n"

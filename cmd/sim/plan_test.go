@@ -1,3 +1,5 @@
+//go:build integration
+
 package main
 
 import (
@@ -103,15 +105,4 @@ func metricsOf(t *testing.T, dir string) string {
 		t.Fatalf("sim compare: %v\n%s", err, out)
 	}
 	return string(out)
-}
-
-func TestPlanRejectsBadPaths(t *testing.T) {
-	code, out := simInProcess(t, "plan", "testdata/plan-minimum.yaml", "--vary", "cluster.nodePools[h100].count=1,2", "--out", t.TempDir())
-	if code != 2 || !strings.Contains(out, `cluster.nodePools has no element named "h100" (names: a100)`) {
-		t.Errorf("unknown pool: exit %d, want 2:\n%s", code, out)
-	}
-	code, out = simInProcess(t, "plan", "testdata/plan-minimum.yaml", "--vary", "cluster.nodepools[a100].count=1", "--out", t.TempDir())
-	if code != 2 || !strings.Contains(out, `cluster has no field "nodepools"; its fields: kueue, kueueConfig, nodePools, openshiftAI`) {
-		t.Errorf("misspelt field: exit %d, want 2:\n%s", code, out)
-	}
 }

@@ -1,7 +1,8 @@
+//go:build integration
+
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -30,19 +31,4 @@ func TestSameInstantPodsReachKubeSchedulerInScenarioOrder(t *testing.T) {
 			t.Errorf("%s placed %v, want once at %s", wl, got, w)
 		}
 	}
-}
-
-// readEvents reads an events.jsonl or decisions.jsonl.
-func readEvents(t *testing.T, path string) []record.Event {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	events, err := record.Read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return events
 }

@@ -1,3 +1,5 @@
+//go:build integration
+
 package main
 
 import (
@@ -6,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/spf13/cobra"
 )
 
 // --prune-finished keeps every expectation, raw Workloads preempted by
@@ -44,26 +44,5 @@ func TestPruneFinishedRuns(t *testing.T) {
 	}
 	if len(raw[0]) == 0 || !bytes.Equal(raw[0], raw[1]) {
 		t.Errorf("two pruned runs of raw-preemption wrote different (or no) decisions:\n%s\n---\n%s", raw[0], raw[1])
-	}
-}
-
-// On sim run and sim plan, --relaxed is hidden, deprecated, and sets
-// --prune-finished.
-func TestRelaxedIsADeprecatedAliasOfPruneFinished(t *testing.T) {
-	for name, cmd := range map[string]*cobra.Command{"run": newRunCmd(), "plan": newPlanCmd()} {
-		fl := cmd.Flags()
-		if err := fl.Parse([]string{"--relaxed"}); err != nil {
-			t.Fatalf("sim %s --relaxed: %v", name, err)
-		}
-		relaxed, prune := fl.Lookup("relaxed"), fl.Lookup("prune-finished")
-		if relaxed == nil || prune == nil {
-			t.Fatalf("sim %s lacks --relaxed or --prune-finished", name)
-		}
-		if relaxed.Deprecated == "" || !relaxed.Hidden {
-			t.Errorf("sim %s --relaxed: deprecated %q, hidden %v; want both", name, relaxed.Deprecated, relaxed.Hidden)
-		}
-		if prune.Value.String() != "true" {
-			t.Errorf("sim %s --relaxed left --prune-finished %s", name, prune.Value)
-		}
 	}
 }

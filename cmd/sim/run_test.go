@@ -1,3 +1,5 @@
+//go:build integration
+
 package main
 
 import (
@@ -13,25 +15,6 @@ import (
 
 	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
-
-// runSim runs the sim binary and returns its exit code and output.
-func runSim(t *testing.T, args ...string) (int, string) {
-	t.Helper()
-	cmd := exec.Command(buildSim(t), args...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.Env = append(os.Environ(), "KUEUESIM_RUN_ROOT="+t.TempDir())
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return 0, out.String()
-	case errors.As(err, &exit):
-		return exit.ExitCode(), out.String()
-	}
-	t.Fatalf("running sim %v: %v", args, err)
-	return 0, ""
-}
 
 // Every bundled scenario's expectations hold: the scenarios are the
 // product's examples and its regression suite.
@@ -123,22 +106,6 @@ func TestBrokenExpectationFailsWithNumbers(t *testing.T) {
 	}
 }
 
-// An invalid scenario is refused before anything starts, with exit code 2
-// and the file, line and field.
-func TestInvalidScenarioExitsTwo(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "bad.yaml")
-	if err := os.WriteFile(path, []byte("apiVersion: kueue-sim/v1alpha1\nkind: Scenario\ncluster:\n  nodePools:\n  - name: a\n    count: 1\n    gpus: 8\n    allocatable: {cpu: \"1\"}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	code, out := runSim(t, "run", path)
-	if code != 2 {
-		t.Fatalf("exit code %d, want 2:\n%s", code, out)
-	}
-	if !strings.Contains(out, path+":7") || !strings.Contains(out, "cluster.nodePools[0].gpus") {
-		t.Errorf("error does not name the file, line 7 and the field:\n%s", out)
-	}
-}
-
 // quickstart's jobs as RayJobs run to their end: each RayJob's submitter
 // pod (KubeRay's K8sJobMode) is counted with its cluster's pods. Before,
 // the submitter's pod carried none of the arrival's labels, no RayJob ever
@@ -155,24 +122,6 @@ func TestRayJobsRunToTheirEnd(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-}
-
-// writeVariant copies a scenario with one line replaced, failing the test if
-// the line is not there.
-func writeVariant(t *testing.T, from, old, replacement string) string {
-	t.Helper()
-	data, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(data), old) {
-		t.Fatalf("%s no longer contains %q: update this test", from, old)
-	}
-	path := filepath.Join(t.TempDir(), filepath.Base(from))
-	if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, replacement, 1)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // Ctrl-C stops a run cleanly: the logs written so far stay, the event log

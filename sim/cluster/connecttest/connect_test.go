@@ -1,3 +1,5 @@
+//go:build integration
+
 // Package connecttest checks cluster.Connect against a bare kube-apiserver
 // (envtest, no Kueue, no kueue-sim parts): what it installs, registers and
 // removes, and what it refuses to take over. Kueue stays out (one per

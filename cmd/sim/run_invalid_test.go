@@ -1,0 +1,24 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// An invalid scenario is refused before anything starts, with exit code 2
+// and the file, line and field.
+func TestInvalidScenarioExitsTwo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(path, []byte("apiVersion: kueue-sim/v1alpha1\nkind: Scenario\ncluster:\n  nodePools:\n  - name: a\n    count: 1\n    gpus: 8\n    allocatable: {cpu: \"1\"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out := runSim(t, "run", path)
+	if code != 2 {
+		t.Fatalf("exit code %d, want 2:\n%s", code, out)
+	}
+	if !strings.Contains(out, path+":7") || !strings.Contains(out, "cluster.nodePools[0].gpus") {
+		t.Errorf("error does not name the file, line 7 and the field:\n%s", out)
+	}
+}
