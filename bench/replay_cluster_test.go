@@ -1,3 +1,5 @@
+//go:build integration
+
 package bench
 
 import (
@@ -20,6 +22,7 @@ import (
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
 	"github.com/kueue-sim/kueue-sim/sim/engine"
 	"github.com/kueue-sim/kueue-sim/sim/fakes"
+	"github.com/kueue-sim/kueue-sim/sim/harness"
 	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
 
@@ -33,43 +36,44 @@ func TestReplayCluster(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	clock := &engine.VirtualClock{}
-	copts, err := engine.ClusterOptions(s, clock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cp, err := cluster.Start(ctx, append(copts, cluster.WithRunRoot(procs.DefaultRunRoot()))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := cp.Stop(); err != nil {
-			t.Errorf("stopping the control plane: %v", err)
-		}
-	}()
-
 	var mu sync.Mutex
 	inProcess := map[string]int{} // component -> Events
 	reasons := map[string]int{}
-	w, ok := cp.WatchInProcessEvents(func(e *corev1.Event) {
-		mu.Lock()
-		defer mu.Unlock()
-		inProcess[e.Source.Component]++
-		reasons[e.Reason]++
-	})
-	if !ok {
-		t.Fatal("a replay's control plane writes Events to the API server")
+	inspect := func(ctx context.Context, cp *cluster.ControlPlane) (func(*engine.Result, error) error, error) {
+		w, ok := cp.WatchInProcessEvents(func(e *corev1.Event) {
+			mu.Lock()
+			defer mu.Unlock()
+			inProcess[e.Source.Component]++
+			reasons[e.Reason]++
+		})
+		if !ok {
+			t.Fatal("a replay's control plane writes Events to the API server")
+		}
+		return func(res *engine.Result, err error) error {
+			defer w.Stop()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Passed() {
+				t.Fatalf("the scenario's expectations failed: %+v", res)
+			}
+			inspectReplayCluster(ctx, t, cp, &mu, inProcess, reasons)
+			return nil
+		}, nil
 	}
-	defer w.Stop()
-
-	res, err := engine.New(s, engine.EmbeddedTarget(cp), clock).Run(ctx)
+	res, err := harness.Run(ctx, s, harness.WithControlPlane(inspect))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Passed() {
-		t.Fatalf("the scenario's expectations failed: %+v", res)
+	if res.StopErr != nil {
+		t.Errorf("stopping the control plane: %v", res.StopErr)
 	}
+}
 
+// inspectReplayCluster looks at the control plane of a finished replay,
+// still up; inProcess and reasons count the Events recorded in process,
+// under mu.
+func inspectReplayCluster(ctx context.Context, t *testing.T, cp *cluster.ControlPlane, mu *sync.Mutex, inProcess, reasons map[string]int) {
 	// Kueue and kueue-sim's controllers still record their Events
 	// (admissions, preemptions, the job integration's Started), in
 	// process; kube-scheduler's and kube-controller-manager's stay in

@@ -15,8 +15,8 @@ import (
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
 	"github.com/kueue-sim/kueue-sim/sim/engine"
+	"github.com/kueue-sim/kueue-sim/sim/harness"
 	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
-	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
 
 // Figures are what one measured run gives.
@@ -126,7 +126,7 @@ type Options struct {
 
 // Run replays s on a fresh embedded control plane and measures it.
 func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error) {
-	fig := Figures{Scenario: s.Name, GC: environmentGC()}
+	fig := Figures{Scenario: s.Name, GC: environmentGC(), Pruned: o.Prune}
 	for _, w := range s.Workloads {
 		fig.Workloads += int(*w.Count)
 	}
@@ -134,85 +134,16 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 	if o.KueueLog != nil {
 		logKueue(o.KueueLog, o.KueueLogV, clock)
 	}
-	copts, err := engine.ClusterOptions(s, clock)
-	if err != nil {
-		return fig, err
-	}
-	rssAll := sampleRSS(time.Second) // Spawn's parent samples more often, from outside
-	cp, err := cluster.Start(ctx, append(copts, cluster.WithRunRoot(procs.DefaultRunRoot()))...)
-	if err != nil {
-		rssAll.Stop()
-		return fig, fmt.Errorf("starting the control plane: %w", err)
-	}
-	defer cp.Stop() //nolint:errcheck // best effort at the end of a benchmark
-	rawBefore, err := apiMetrics(ctx, cp.Config)
-	if err != nil {
-		rssAll.Stop()
-		return fig, err
-	}
-	before, beforeBy, err := countWrites(rawBefore)
-	if err != nil {
-		rssAll.Stop()
-		return fig, err
-	}
-	webhooksBefore, err := webhookCosts(rawBefore)
-	if err != nil {
-		rssAll.Stop()
-		return fig, err
-	}
-	fig.Pruned = o.Prune
 	decisions := sha256.New()
-	opts := []engine.Option{engine.WithPruning(o.Prune), engine.WithDecisionLog(decisions)}
-	if o.EventLog != nil {
-		opts = append(opts, engine.WithEventLog(o.EventLog))
-	}
-	cyclesBefore, err := kueuesetup.SchedulingCycles()
-	if err != nil {
-		rssAll.Stop()
-		return fig, err
-	}
-	rssAll.cpu.mark(os.Getpid())
-	profiled := profileAPIServer(ctx, cp, o)
-	res, runErr := engine.New(s, engine.EmbeddedTarget(cp), clock, opts...).Run(ctx)
-	if err := profiled(); err != nil && runErr == nil {
-		return fig, err
-	}
-	if err := apiServerHeap(ctx, cp, o.APIServerHeap); err != nil && runErr == nil {
-		return fig, err
-	}
-	fig.PeakRSS = rssAll.Stop()
-	fig.PeakRSSBy = rssAll.PeakBy()
-	fig.CPU = rssAll.cpu.byName()
-	if runErr != nil {
-		return fig, fmt.Errorf("running %s: %w", s.Name, runErr)
-	}
-	rawAfter, err := apiMetrics(ctx, cp.Config)
+	rssAll := sampleRSS(time.Second) // Spawn's parent samples more often, from outside
+	// Ends the sampling when the run fails before the replay; a second
+	// Stop after measure's is harmless.
+	defer rssAll.Stop()
+	res, err := harness.Run(ctx, s, harness.WithClock(clock), harness.WithPruning(o.Prune),
+		harness.WithDecisionLog(decisions), harness.WithEventLog(o.EventLog),
+		harness.WithControlPlane(measure(&fig, o, rssAll)))
 	if err != nil {
 		return fig, err
-	}
-	if p := os.Getenv("KUEUESIM_BENCH_METRICS_DUMP"); p != "" {
-		_ = os.WriteFile(p, rawAfter, 0o644)
-	}
-	after, afterBy, err := countWrites(rawAfter)
-	if err != nil {
-		return fig, err
-	}
-	webhooksAfter, err := webhookCosts(rawAfter)
-	if err != nil {
-		return fig, err
-	}
-	fig.Webhooks = webhooksSince(webhooksBefore, webhooksAfter)
-	cyclesAfter, err := kueuesetup.SchedulingCycles()
-	if err != nil {
-		return fig, err
-	}
-	fig.KueueCycles = cyclesSince(cyclesBefore, cyclesAfter)
-	fig.Writes = after - before
-	fig.WritesByResource = map[string]int64{}
-	for r, n := range afterBy {
-		if d := n - beforeBy[r]; d > 0 {
-			fig.WritesByResource[r] = d
-		}
 	}
 	fig.Wall, fig.Settling, fig.Steps, fig.SettleWaits = res.Wall, res.Settling, res.Steps, res.SettleWaits
 	fig.Decisions = hex.EncodeToString(decisions.Sum(nil))
@@ -221,6 +152,76 @@ func Run(ctx context.Context, s *scenarios.Scenario, o Options) (Figures, error)
 		fig.Load = runLoad(res.Run)
 	}
 	return fig, nil
+}
+
+// measure is Run's hook on the control plane: it reads kube-apiserver's
+// and Kueue's counters and starts the profiles just before the replay, and
+// once it ends stops the memory and CPU sampling and reads the counters
+// again, so that fig holds what the replay alone cost.
+func measure(fig *Figures, o Options, rssAll *rssSampler) harness.ControlPlaneHook {
+	return func(ctx context.Context, cp *cluster.ControlPlane) (func(*engine.Result, error) error, error) {
+		rawBefore, err := apiMetrics(ctx, cp.Config)
+		if err != nil {
+			return nil, err
+		}
+		before, beforeBy, err := countWrites(rawBefore)
+		if err != nil {
+			return nil, err
+		}
+		webhooksBefore, err := webhookCosts(rawBefore)
+		if err != nil {
+			return nil, err
+		}
+		cyclesBefore, err := kueuesetup.SchedulingCycles()
+		if err != nil {
+			return nil, err
+		}
+		rssAll.cpu.mark(os.Getpid())
+		profiled := profileAPIServer(ctx, cp, o)
+		return func(_ *engine.Result, runErr error) error {
+			if err := profiled(); err != nil && runErr == nil {
+				return err
+			}
+			if err := apiServerHeap(ctx, cp, o.APIServerHeap); err != nil && runErr == nil {
+				return err
+			}
+			fig.PeakRSS = rssAll.Stop()
+			fig.PeakRSSBy = rssAll.PeakBy()
+			fig.CPU = rssAll.cpu.byName()
+			if runErr != nil {
+				return nil
+			}
+			rawAfter, err := apiMetrics(ctx, cp.Config)
+			if err != nil {
+				return err
+			}
+			if p := os.Getenv("KUEUESIM_BENCH_METRICS_DUMP"); p != "" {
+				_ = os.WriteFile(p, rawAfter, 0o644)
+			}
+			after, afterBy, err := countWrites(rawAfter)
+			if err != nil {
+				return err
+			}
+			webhooksAfter, err := webhookCosts(rawAfter)
+			if err != nil {
+				return err
+			}
+			fig.Webhooks = webhooksSince(webhooksBefore, webhooksAfter)
+			cyclesAfter, err := kueuesetup.SchedulingCycles()
+			if err != nil {
+				return err
+			}
+			fig.KueueCycles = cyclesSince(cyclesBefore, cyclesAfter)
+			fig.Writes = after - before
+			fig.WritesByResource = map[string]int64{}
+			for r, n := range afterBy {
+				if d := n - beforeBy[r]; d > 0 {
+					fig.WritesByResource[r] = d
+				}
+			}
+			return nil
+		}, nil
+	}
 }
 
 // profileAPIServer starts reading kube-apiserver's CPU profile (its

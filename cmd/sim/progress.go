@@ -54,24 +54,30 @@ func (p *progress) update(pr engine.Progress) {
 	}
 }
 
+// done ends the bar, once: a line written after it starts a line of its
+// own instead of running on after the bar.
 func (p *progress) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar != nil {
 		_ = p.bar.Finish()
 		fmt.Fprintln(p.w)
+		p.bar = nil
 	}
 }
 
-// interrupt ends the bar's line, so that a message written now starts a
-// line of its own instead of running on after the bar.
-func (p *progress) interrupt() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.bar != nil {
-		fmt.Fprintln(p.w)
-	}
+// above is w for the run's status lines: one written once the replay has
+// ended (a run's clean-up on an existing cluster) ends the bar first.
+func (p *progress) above(w io.Writer) io.Writer {
+	return writerFunc(func(b []byte) (int, error) {
+		p.done()
+		return w.Write(b)
+	})
 }
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()

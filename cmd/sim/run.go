@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
-	"github.com/kueue-sim/kueue-sim/sim/engine"
+	"github.com/kueue-sim/kueue-sim/sim/harness"
 	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
 
@@ -93,18 +93,16 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 			c.Close()
 		}
 	}()
-	clock := &engine.VirtualClock{}
-	opts := []engine.Option{engine.WithSeed(seed), engine.WithPruning(f.prune)}
-	if f.realtime {
-		opts = append(opts, engine.WithRealtime())
-		clock.WallTimers()
-	}
+	prog := newProgress(cmd.ErrOrStderr(), f.progress)
+	opts := append(f.targetFlags.options(),
+		harness.WithSeed(seed), harness.WithPruning(f.prune), harness.WithRealtime(f.realtime),
+		harness.WithProgress(prog.update), harness.WithOutput(prog.above(out)), harness.WithRunRoot(f.runRoot))
 	if f.reportDir != "" {
 		if err := os.MkdirAll(f.reportDir, 0o755); err != nil {
 			return fmt.Errorf("making report folder: %w", err)
 		}
-		for name, opt := range map[string]func(io.Writer) engine.Option{
-			"events.jsonl": engine.WithEventLog, "decisions.jsonl": engine.WithDecisionLog,
+		for name, opt := range map[string]func(io.Writer) harness.Option{
+			"events.jsonl": harness.WithEventLog, "decisions.jsonl": harness.WithDecisionLog,
 		} {
 			fh, err := os.Create(filepath.Join(f.reportDir, name))
 			if err != nil {
@@ -114,38 +112,21 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 			opts = append(opts, opt(fh))
 		}
 	}
-	prog := newProgress(cmd.ErrOrStderr(), f.progress)
-	opts = append(opts, engine.WithProgress(prog.update))
 
-	rt, err := startTarget(ctx, out, &f.targetFlags, f.runRoot, s, clock)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err := rt.stop(); err != nil {
-			fmt.Fprintln(cmd.ErrOrStderr(), "stopping:", err)
-		}
-	}()
-	s = rt.scenario
-
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		select {
-		case err := <-rt.done:
-			prog.interrupt()
-			fmt.Fprintln(cmd.ErrOrStderr(), "control plane failed:", err)
-			cancel()
-		case <-runCtx.Done():
-		}
-	}()
-	res, runErr := engine.New(s, rt.target, clock, opts...).Run(runCtx)
+	res, err := harness.Run(ctx, s, opts...)
 	prog.done()
-	if runErr != nil {
-		if errors.Is(runErr, context.Canceled) {
-			return fmt.Errorf("run interrupted at simulated %s; logs so far are in %q", clock.Elapsed(), f.reportDir)
+	if res != nil && res.StopErr != nil {
+		defer fmt.Fprintln(cmd.ErrOrStderr(), "stopping:", res.StopErr)
+	}
+	if err != nil {
+		var died *harness.TargetFailedError
+		if errors.As(err, &died) {
+			fmt.Fprintln(cmd.ErrOrStderr(), died)
 		}
-		return fmt.Errorf("running scenario %s: %w", s.Name, runErr)
+		if res != nil && errors.Is(err, context.Canceled) {
+			return fmt.Errorf("run interrupted at simulated %s; logs so far are in %q", res.Simulated, f.reportDir)
+		}
+		return targetError(err)
 	}
 	fmt.Fprintf(out, "simulated %s in %s wall (%d steps, %s settling); %d workloads\n",
 		res.Run.End, res.Wall.Round(100*time.Millisecond), res.Steps, res.Settling.Round(100*time.Millisecond), len(res.Run.Workloads))
@@ -170,7 +151,7 @@ func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 		}
 		fmt.Fprintf(out, "logs in %s\n", f.reportDir)
 	}
-	if err := writeRunReports(out, f.reportDir, f.runReportFlags, res); err != nil {
+	if err := writeRunReports(out, f.reportDir, f.runReportFlags, res.Result); err != nil {
 		return err
 	}
 	if failed > 0 {

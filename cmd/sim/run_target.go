@@ -1,17 +1,13 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/kueue-sim/kueue-sim/scenarios"
-	"github.com/kueue-sim/kueue-sim/sim/cluster"
-	"github.com/kueue-sim/kueue-sim/sim/engine"
-	"github.com/kueue-sim/kueue-sim/sim/remote"
+	"github.com/kueue-sim/kueue-sim/sim/harness"
 )
 
 // targetFlags choose where sim run replays a scenario.
@@ -33,74 +29,33 @@ func addTargetFlags(fl *pflag.FlagSet, f *targetFlags) {
 	fl.DurationVar(&f.slowKueue, "slow-kueue", 0, "slow each reconcile of Kueue's Workload, LocalQueue and job-integration reconcilers by this much wall time, as on a far busier machine: the decisions must not change, only take longer (a check of the replay's determinism; embedded control plane only)")
 }
 
-// runTarget is what a run replays on: the embedded control plane or an
-// existing cluster, with the scenario as the target names it.
-type runTarget struct {
-	scenario *scenarios.Scenario
-	target   engine.Target
-	done     <-chan error
-	stop     func() error
+// options are the harness options of the target flags.
+func (f *targetFlags) options() []harness.Option {
+	return []harness.Option{
+		harness.WithKubeconfig(f.kubeconfig), harness.WithKwokNodes(f.kwokNodes), harness.WithNamespacePrefix(f.prefix),
+		harness.WithKeep(f.keep), harness.WithInstallTools(f.installTools), harness.WithSlowKueue(f.slowKueue),
+	}
 }
 
-// startTarget starts the embedded control plane, or connects Kueue and the
-// platform to the cluster of --kubeconfig.
-func startTarget(ctx context.Context, out io.Writer, f *targetFlags, runRoot string, s *scenarios.Scenario, clock *engine.VirtualClock) (*runTarget, error) {
-	began := time.Now()
-	if f.kubeconfig == "" {
-		for _, fl := range []struct {
-			name string
-			set  bool
-		}{{"--kwok-nodes", f.kwokNodes}, {"--namespace-prefix", f.prefix != ""}, {"--keep", f.keep}} {
-			if name := fl.name; fl.set {
-				return nil, withExitCode(2, fmt.Errorf("%s works only with --kubeconfig (a replay on an existing cluster): add --kubeconfig PATH or drop %s", name, name))
-			}
-		}
-		copts, err := engine.ClusterOptions(s, clock)
-		if err != nil {
-			return nil, withExitCode(2, err)
-		}
-		if f.installTools {
-			if err := installControlPlaneTools(ctx, out); err != nil {
-				return nil, err
-			}
-			began = time.Now()
-		}
-		copts = append(copts, cluster.WithRunRoot(runRoot))
-		if f.slowKueue > 0 {
-			copts = append(copts, cluster.WithSlowKueue(f.slowKueue))
-		}
-		cp, err := cluster.Start(ctx, copts...)
-		if err != nil {
-			return nil, fmt.Errorf("starting the control plane: %w", err)
-		}
-		fmt.Fprintf(out, "control plane up in %s\n", time.Since(began).Round(100*time.Millisecond))
-		return &runTarget{scenario: s, target: engine.EmbeddedTarget(cp), done: cp.Done(), stop: cp.Stop}, nil
+// targetFlag is the flag of each harness option that works on one target
+// only.
+var targetFlag = map[string]string{
+	"WithKwokNodes": "--kwok-nodes", "WithNamespacePrefix": "--namespace-prefix", "WithKeep": "--keep", "WithSlowKueue": "--slow-kueue",
+}
+
+// targetError gives the harness's bad-input errors exit code 2, and says a
+// flag given for the other target in sim run's terms.
+func targetError(err error) error {
+	var c *harness.ConflictError
+	switch {
+	case errors.As(err, &c) && c.Embedded:
+		name := targetFlag[c.Option]
+		return withExitCode(2, fmt.Errorf("%s works only on the embedded control plane: drop --kubeconfig or %s", name, name))
+	case errors.As(err, &c):
+		name := targetFlag[c.Option]
+		return withExitCode(2, fmt.Errorf("%s works only with --kubeconfig (a replay on an existing cluster): add --kubeconfig PATH or drop %s", name, name))
+	case harness.IsInvalid(err):
+		return withExitCode(2, err)
 	}
-	if f.slowKueue > 0 {
-		return nil, withExitCode(2, fmt.Errorf("--slow-kueue works only on the embedded control plane: drop --kubeconfig or --slow-kueue"))
-	}
-	cfg, err := cluster.LoadKubeconfig(f.kubeconfig)
-	if err != nil {
-		return nil, withExitCode(2, err)
-	}
-	var ropts []remote.Option
-	if f.kwokNodes {
-		ropts = append(ropts, remote.WithKwokNodes())
-	}
-	if f.prefix != "" {
-		ropts = append(ropts, remote.WithPrefix(f.prefix))
-	}
-	r, err := remote.Start(ctx, cfg, s, clock, ropts...)
-	if err != nil {
-		return nil, fmt.Errorf("preparing the run on %s: %w", cfg.Host, err)
-	}
-	fmt.Fprintf(out, "connected to %s in %s: run %s, namespaces %s*\n", cfg.Host, time.Since(began).Round(100*time.Millisecond), r.ID, r.Prefix)
-	return &runTarget{scenario: r.Scenario, target: r.Target, done: r.Plane.Done(), stop: func() error {
-		if f.keep {
-			fmt.Fprintf(out, "leaving run %s on the cluster (label %s=%s, namespaces %s*)\n", r.ID, remote.RunLabel, r.ID, r.Prefix)
-			return r.Plane.Stop()
-		}
-		fmt.Fprintf(out, "cleaning up run %s on the cluster...\n", r.ID)
-		return r.Close(context.Background())
-	}}, nil
+	return err
 }

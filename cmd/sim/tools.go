@@ -131,7 +131,8 @@ func installTools(ctx context.Context, out io.Writer, sel []tools.Tool) error {
 
 const installToolsUsage = "first build the control-plane binaries missing from the binary folder from source (sim tools install; minutes the first time, needs go on PATH)"
 
-// installControlPlaneTools is --install-tools of sim up and sim run.
+// installControlPlaneTools is --install-tools of sim up (sim run's is
+// harness.WithInstallTools).
 func installControlPlaneTools(ctx context.Context, out io.Writer) error {
 	sel, err := tools.Select(nil, false)
 	if err != nil {
