@@ -18,9 +18,15 @@ func (r *Runner) endStep(extra []record.Event) error {
 	now := r.clock.Elapsed()
 	for _, st := range r.obs.takeDirty() {
 		running := r.isRunning(st)
+		if running && st.running && st.runAdmission != st.admissions {
+			// Evicted and admitted again within the step: the run under
+			// the earlier admission ended, and its end is stale.
+			st.running = false
+			st.generation++
+		}
 		switch {
 		case running && !st.running:
-			st.running = true
+			st.running, st.runAdmission = true, st.admissions
 			r.obs.emit(st, record.Event{Type: record.TypeRunning})
 			if d := st.arrival.Duration; d > 0 {
 				r.queue.push(&item{at: now + d, act: actFinish, st: st, generation: st.generation})

@@ -62,7 +62,14 @@ type wlState struct {
 	runningPods map[string]bool
 	running     bool
 	generation  int
-	lastPending string
+	// admissions counts Kueue's admissions of it seen so far; runAdmission
+	// is the admission its current run started under. A step can hold an
+	// eviction and the re-admission that follows it (the settle runs them
+	// all before the step's observations are drained): a run under an
+	// earlier admission has ended even though the workload runs again.
+	admissions   int
+	runAdmission int
+	lastPending  string
 	// pending is whether the engine counted it as pending.
 	pending bool
 	// pruned: its object was deleted after it finished (see prune.go).
@@ -209,6 +216,7 @@ func (o *observer) onWorkload(old, wl *kueue.Workload) {
 	}
 	if _, ok := became(kueue.WorkloadAdmitted); ok && wl.Status.Admission != nil {
 		st.admitted, st.admission = true, wl.Status.Admission.DeepCopy()
+		st.admissions++
 		flavors, usage := admissionUsage(wl.Status.Admission)
 		o.emit(st, record.Event{Type: record.TypeAdmitted, ClusterQueue: string(wl.Status.Admission.ClusterQueue), Flavors: flavors, Usage: usage})
 	}

@@ -110,6 +110,35 @@ func TestHoldings(t *testing.T) {
 	}
 }
 
+// A workload preempted and admitted again at one instant holds quota on
+// its second flavor from that instant until it finishes.
+func TestHoldingsReadmittedAtThePreemptionsInstant(t *testing.T) {
+	ev := func(s float64, typ, flavor string) Event {
+		e := Event{T: sec(s), Type: typ, Workload: "ns/low", Stream: "s", Team: "ns", Kind: "Workload"}
+		if flavor != "" {
+			e.Usage = map[string]map[string]float64{flavor: {"cpu": 5}}
+		}
+		return e
+	}
+	r := Build([]Event{
+		ev(0, TypeAdmitted, "on-demand"),
+		ev(60, TypePreempted, ""),
+		ev(60, TypeAdmitted, "spot"),
+		ev(660, TypeFinished, ""),
+		{T: sec(700), Type: TypeEnd},
+	})
+	var got []string
+	for _, h := range r.Holdings() {
+		for flavor := range h.Usage {
+			got = append(got, flavor+" "+h.From.String()+"-"+h.To.String())
+		}
+	}
+	want := []string{"on-demand 0s-1m0s", "spot 1m0s-11m0s"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("holdings (-want +got):\n%s", diff)
+	}
+}
+
 // Share events are observations: never in decisions.jsonl.
 func TestDecisions(t *testing.T) {
 	for typ, want := range map[string]bool{TypeRefused: true, TypeAdmitted: true, TypePreempted: true, TypeEvicted: true, TypePlaced: true,

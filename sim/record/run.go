@@ -127,7 +127,7 @@ type Interval struct {
 }
 
 // Holdings lists, for every admission, the span until the workload was
-// preempted, evicted, finished, deleted or the run ended.
+// next preempted, evicted, finished or deleted, or the run ended.
 func (r *Run) Holdings() []Interval {
 	var out []Interval
 	for _, w := range r.Workloads {
@@ -145,13 +145,18 @@ func (r *Run) Holdings() []Interval {
 			ends = append(ends, *w.Deleted)
 		}
 		sort.Slice(ends, func(i, j int) bool { return ends[i] < ends[j] })
+		// Each end closes one admission: a workload preempted and admitted
+		// again at one instant holds quota from that instant to its next
+		// end, not for no time.
+		next := 0
 		for _, a := range w.Admissions {
+			for next < len(ends) && ends[next] < a.T.D() {
+				next++
+			}
 			to := r.End
-			for _, e := range ends {
-				if e >= a.T.D() {
-					to = e
-					break
-				}
+			if next < len(ends) {
+				to = ends[next]
+				next++
 			}
 			out = append(out, Interval{From: a.T.D(), To: to, Usage: a.Usage, Workload: w})
 		}
