@@ -96,6 +96,8 @@ func TestInvalidLines(t *testing.T) {
 		{"missing-api-version.yaml", "apiVersion", 2},
 		{"wrong-type-teams-mapping.yaml", "teams", 22},
 		{"two-documents.yaml", "", 36},
+		{"workload-index.yaml", "expectations[1].workload.index", 68},
+		{"workload-bare-check.yaml", "expectations[0].workload.admittedBy", 69},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			_, err := LoadFile(filepath.Join("testdata/invalid", tc.file))

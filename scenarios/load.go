@@ -186,20 +186,35 @@ func decodeStrict(js []byte, s *Scenario) field.ErrorList {
 
 // nullChecks reports expectation checks written as a bare key
 // ("placementMatchesFlavor:"), which YAML reads as null: unset, so the
-// expectation would check nothing.
+// expectation would check nothing. A workload check's fields are checks
+// too: a bare one there ("preempted:") is reported the same way.
 func nullChecks(tree any) field.ErrorList {
 	exps, _ := tree.(map[string]any)["expectations"].([]any)
 	var errs field.ErrorList
 	for i, e := range exps {
 		m, _ := e.(map[string]any)
-		for _, check := range []string{"noEviction", "placementMatchesFlavor", "fairShare", "nominalGuarantee", "queueWait", "utilization", "counts"} {
+		ep := field.NewPath("expectations").Index(i)
+		for _, check := range checkKeys {
 			if v, ok := m[check]; ok && v == nil {
-				errs = append(errs, invalid(field.NewPath("expectations").Index(i).Child(check),
-					fmt.Sprintf("is empty, which YAML reads as unset: write %s: {} (or give its fields)", check)))
+				errs = append(errs, nullCheck(ep.Child(check), check))
+			}
+		}
+		w, _ := m["workload"].(map[string]any)
+		for _, k := range sortedStrings(w) {
+			switch {
+			case w[k] != nil:
+			case k == "preempted" || k == "evicted":
+				errs = append(errs, nullCheck(ep.Child("workload", k), k))
+			default:
+				errs = append(errs, invalid(ep.Child("workload", k), "is empty, which YAML reads as unset: give it a value"))
 			}
 		}
 	}
 	return errs
+}
+
+func nullCheck(p *field.Path, key string) *field.Error {
+	return invalid(p, fmt.Sprintf("is empty, which YAML reads as unset: write %s: {} (or give its fields)", key))
 }
 
 // describe names the kind of a JSON value.

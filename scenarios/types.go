@@ -307,6 +307,10 @@ type Expectation struct {
 	// Counts: how many workloads of a stream were admitted, refused by the
 	// webhook, preempted, finished.
 	Counts *Counts `json:"counts,omitempty"`
+	// Workload: what happened to one named workload — its flavors and
+	// ClusterQueue at admission, when it was admitted or pending, why it
+	// was preempted or evicted (see workload_expectation.go).
+	Workload *WorkloadExpectation `json:"workload,omitempty"`
 }
 
 // NoEviction names the kinds that must never be evicted.

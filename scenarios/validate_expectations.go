@@ -7,7 +7,11 @@ import (
 )
 
 // checkNames are an expectation's checks, in the order of the type.
-const checkNames = "noEviction: {}, placementMatchesFlavor: {}, fairShare, nominalGuarantee, queueWait, utilization or counts"
+const checkNames = "noEviction: {}, placementMatchesFlavor: {}, fairShare, nominalGuarantee, queueWait, utilization, counts or workload"
+
+// checkKeys are the keys of an expectation's checks, in the order of the
+// type.
+var checkKeys = []string{"noEviction", "placementMatchesFlavor", "fairShare", "nominalGuarantee", "queueWait", "utilization", "counts", "workload"}
 
 func (v *validator) expectations(p *field.Path) field.ErrorList {
 	var errs field.ErrorList
@@ -51,6 +55,10 @@ func (v *validator) expectations(p *field.Path) field.ErrorList {
 		if c := e.Counts; c != nil {
 			set = append(set, "counts")
 			errs = append(errs, v.counts(ep.Child("counts"), c)...)
+		}
+		if w := e.Workload; w != nil {
+			set = append(set, "workload")
+			errs = append(errs, v.workloadExpectation(ep.Child("workload"), w)...)
 		}
 		switch len(set) {
 		case 0:

@@ -50,6 +50,8 @@ func Evaluate(s *scenarios.Scenario, run *record.Run) []Result {
 			r = utilization(run, timeline(), e.Utilization)
 		case e.Counts != nil:
 			r = counts(run, e.Counts)
+		case e.Workload != nil:
+			r = workload(run, e.Workload)
 		}
 		r.Name = e.Name
 		out = append(out, r)
@@ -187,9 +189,12 @@ func counts(run *record.Run, c *scenarios.Counts) Result {
 	return Result{Check: "counts", Passed: true, Message: summary}
 }
 
-func list(items []string) string {
+func list(items []string) string { return listSep(items, "; ") }
+
+// listSep joins the first maxListed items with sep and counts the rest.
+func listSep(items []string, sep string) string {
 	if len(items) <= maxListed {
-		return strings.Join(items, "; ")
+		return strings.Join(items, sep)
 	}
-	return strings.Join(items[:maxListed], "; ") + fmt.Sprintf("; and %d more", len(items)-maxListed)
+	return strings.Join(items[:maxListed], sep) + fmt.Sprintf("%sand %d more", sep, len(items)-maxListed)
 }
