@@ -10,9 +10,10 @@
 // waits until the control plane is quiet — every in-process work queue
 // empty, Kueue with nothing left to try, kube-controller-manager and
 // kube-scheduler done with what they were given, every write etcd has
-// taken delivered to the manager's informers (quiet_seen.go, against the
-// embedded control plane's watch of etcd), no new write for a moment — so
-// that results do not depend on machine speed. Everything Kueue
+// taken delivered to the manager's informers (settle.SeenMarks, against
+// the embedded control plane's watch of etcd), no new write for a moment —
+// so that results do not depend on machine speed. Package settle decides
+// when it is; settle.go here wires it to the run. Everything Kueue
 // decides is observed from the API (Workload conditions, pods' nodes), never
 // recomputed; observations are stamped with the simulated time.
 //
@@ -52,6 +53,6 @@
 // Work per step is proportional to what changed: the observer hands the
 // engine the workloads whose state changed (a dirty set), and settle checks
 // read an informer-fed index of what kube-scheduler and
-// kube-controller-manager still owe (quiet_index.go) rather than listing
+// kube-controller-manager still owe (settle.Index) rather than listing
 // every pod.
 package engine

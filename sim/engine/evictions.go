@@ -10,6 +10,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	"sigs.k8s.io/kueue/pkg/workload"
+
+	"github.com/kueue-sim/kueue-sim/sim/settle"
 )
 
 // evictor completes the eviction of raw Workloads. A Workload that belongs
@@ -52,17 +54,17 @@ func (e *evictor) add(key client.ObjectKey) {
 	}
 }
 
-// busy names unfinished work, or "".
-func (e *evictor) busy() string {
+// busy names unfinished work, or returns the zero Busy.
+func (e *evictor) busy() settle.Busy {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.err != nil {
-		return "completing evictions: " + e.err.Error()
+		return settle.EvictionsFailed(e.err)
 	}
 	if n := len(e.queued) + e.working; n > 0 {
-		return fmt.Sprintf("%d evicted raw Workloads still hold quota", n)
+		return settle.EvictionsPending(n)
 	}
-	return ""
+	return settle.Busy{}
 }
 
 // run completes queued evictions until ctx ends.

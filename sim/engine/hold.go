@@ -48,7 +48,7 @@ type heldPod struct {
 }
 
 // heldOnly tells whether InstantGate is all that keeps p from
-// kube-scheduler.
+// kube-scheduler: the busy index lists such pods apart (settle.NewIndex).
 func heldOnly(p *corev1.Pod) bool {
 	return p.Spec.NodeName == "" && p.DeletionTimestamp == nil &&
 		len(p.Spec.SchedulingGates) == 1 && p.Spec.SchedulingGates[0].Name == InstantGate
@@ -94,7 +94,8 @@ var ungatePatch = []byte(`{"spec":{"schedulingGates":[{"$patch":"delete","name":
 // are left to their run.
 func (r *Runner) releaseHeld(ctx context.Context) (int, error) {
 	var pods []heldPod
-	for _, p := range r.settle.index.heldPods() {
+	for _, pod := range r.index.HeldPods() {
+		p := heldPodOf(pod)
 		if _, ok := r.arrivalSeq[p.namespace+"/"+p.workload]; ok {
 			pods = append(pods, p)
 		}

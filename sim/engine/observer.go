@@ -16,6 +16,7 @@ import (
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/record"
+	"github.com/kueue-sim/kueue-sim/sim/settle"
 )
 
 // observer turns what Kueue and kube-scheduler do to the scenario's
@@ -30,7 +31,7 @@ type observer struct {
 	inbox   inbox
 
 	// decisions counts the events other than Pending and Arrived: Kueue's
-	// progress, for the settler (see kueueTrying).
+	// progress, for the settle's retry rule (settle.Config.Progress).
 	decisions int64
 
 	buf       []record.Event
@@ -88,7 +89,7 @@ func newObserver(clock *VirtualClock, c client.Reader, s *scenarios.Scenario) *o
 }
 
 // watch registers the informer handlers: each queues what it saw.
-func (o *observer) watch(ctx context.Context, c cache.Cache, seen *seenMarks, resourceOf func(client.Object) (string, error)) error {
+func (o *observer) watch(ctx context.Context, c cache.Cache, seen *settle.SeenMarks, resourceOf func(client.Object) (string, error)) error {
 	for _, w := range []struct {
 		obj  client.Object
 		what string
@@ -97,7 +98,7 @@ func (o *observer) watch(ctx context.Context, c cache.Cache, seen *seenMarks, re
 		if err != nil {
 			return fmt.Errorf("watching %s: %w", w.what, err)
 		}
-		// The settle's "every write delivered" check (seenMarks) reads
+		// The settle's "every write delivered" check (settle.SeenMarks) reads
 		// these kinds' marks from this handler: an informer hands each
 		// handler its events on the handler's own goroutine, and a mark
 		// set by another handler could run ahead of the inbox, so a step
@@ -109,8 +110,8 @@ func (o *observer) watch(ctx context.Context, c cache.Cache, seen *seenMarks, re
 			if err != nil {
 				return err
 			}
-			seen.markedBy(res)
-			mark = func(obj any) { seen.mark(res, obj) }
+			seen.MarkedBy(res)
+			mark = func(obj any) { seen.Mark(res, obj) }
 		}
 		if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 			AddFunc:    func(obj any) { o.inbox.add(observation{obj: obj}); mark(obj) },

@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
+	"github.com/kueue-sim/kueue-sim/sim/settle"
 )
 
 // parkTimeout bounds the wait for Kueue's scheduler to come back for heads
 // once held: a cycle of thousands of heads takes seconds, not minutes.
-const parkTimeout = settleTimeout
+const parkTimeout = settle.Timeout
 
 // cycleUnderWay is the settle's count of steps whose control plane looked
 // quiet while one of Kueue's scheduling cycles was still under way.
@@ -26,7 +27,7 @@ const cycleUnderWay = "Kueue's scheduler was in a cycle when the control plane l
 // The scheduler stays held until the next step releases it, except in
 // realtime runs, where what Kueue does on wall time between instants
 // (its status batching) elapses alongside simulated time.
-func (r *Runner) park(ctx context.Context, settle func(also func() string) error) error {
+func (r *Runner) park(ctx context.Context, waitQuiet func(also func() settle.Busy) error) error {
 	if r.t.Gate == nil {
 		return nil
 	}
@@ -45,9 +46,9 @@ func (r *Runner) park(ctx context.Context, settle func(also func() string) error
 		if after == before {
 			break
 		}
-		r.settle.waits[cycleUnderWay]++
+		r.settle.Tally(cycleUnderWay)
 		r.t.Gate.Unpark()
-		if err := settle(nil); err != nil {
+		if err := waitQuiet(nil); err != nil {
 			return err
 		}
 	}

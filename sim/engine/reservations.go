@@ -1,11 +1,12 @@
 package engine
 
 import (
-	"fmt"
 	"time"
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/kueue-sim/kueue-sim/sim/settle"
 )
 
 // reservations counts, per ClusterQueue, the Workloads the API shows
@@ -57,9 +58,10 @@ func (r *reservations) observe(wl *kueue.Workload, deleted bool) {
 const staleMismatch = 2 * time.Second
 
 // inFlight names a ClusterQueue where Kueue's cache holds a different
-// number of quota reservations than the API shows, or "". kueue reads
+// number of quota reservations than the API shows, or returns the zero
+// Busy. kueue reads
 // Kueue's count; observed is the engine's count of observations so far.
-func (r *reservations) inFlight(clusterQueues []string, kueue func(string) (int, bool), observed int64) string {
+func (r *reservations) inFlight(clusterQueues []string, kueue func(string) (int, bool), observed int64) settle.Busy {
 	for _, cq := range clusterQueues {
 		n, ok := kueue(cq)
 		if !ok || n == r.count[cq] {
@@ -69,10 +71,10 @@ func (r *reservations) inFlight(clusterQueues []string, kueue func(string) (int,
 		case r.since.IsZero() || observed != r.observed:
 			r.since, r.observed = time.Now(), observed
 		case time.Since(r.since) > staleMismatch:
-			return ""
+			return settle.Busy{}
 		}
-		return fmt.Sprintf("Kueue holds %d quota reservations in ClusterQueue %s, the API shows %d", n, cq, r.count[cq])
+		return settle.Reservations(cq, n, r.count[cq])
 	}
 	r.since = time.Time{}
-	return ""
+	return settle.Busy{}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/kueue-sim/kueue-sim/sim/expect"
 	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
 	"github.com/kueue-sim/kueue-sim/sim/record"
+	"github.com/kueue-sim/kueue-sim/sim/settle"
 )
 
 // Target is the cluster a run drives.
@@ -51,7 +52,8 @@ type Target struct {
 	// on its own.
 	Requeues Requeues
 	// AdmissionFairSharing: the in-process Kueue runs admission fair
-	// sharing, whose usage its LocalQueue reconciler keeps (statusOnly).
+	// sharing, whose usage its LocalQueue reconciler keeps
+	// (settle.StatusOnly).
 	AdmissionFairSharing bool
 }
 
@@ -101,8 +103,9 @@ type Runner struct {
 	obs        *observer
 	shares     *shareObserver
 	order      *QueueOrder
-	settle     *settler
-	seen       *seenMarks
+	settle     *settle.Settler
+	index      *settle.Index     // what kube-scheduler and kube-controller-manager owe, and the held pods
+	seen       *settle.SeenMarks // nil unless the target tells what the informers have not seen
 	evict      *evictor
 	queue      timeline
 	all        []record.Event
@@ -115,7 +118,7 @@ type Runner struct {
 	settling   time.Duration
 	toPrune    []*wlState
 	// retriedSeen: the settle's notes on Kueue retrying without progress
-	// already in the event log (see settler.takeRetriedNotes).
+	// already in the event log (see settle.Settler.TakeRetriedNotes).
 	retriedSeen map[string]bool
 	// requeuePlanned: a requeue instant is in the queue (requeue.go).
 	requeuePlanned bool
@@ -154,33 +157,13 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	r.obs = newObserver(clock, t.Cache, s)
 	r.shares = newShareObserver(clock, t.Shares, s)
 	r.order.setOwners(t.Cache)
-	r.settle = newSettler(t.Cache, t.Client)
-	if t.Unseen != nil {
-		r.seen = newSeenMarks()
-		r.settle.unseen = func(ctx context.Context) (string, error) { return t.Unseen(ctx, r.seen.get) }
-		r.settle.poll, r.settle.busyPoll, r.settle.rounds = seenPoll, seenBusyPoll, seenRounds
-	}
-	r.settle.observe = r.obs.drain
-	r.settle.etcdRevision = t.Revision
-	r.settle.progress = func() int64 { return r.obs.decisions }
-	if t.Gate != nil {
-		// The settle resumes Kueue's scheduler after each evicting
-		// cycle (lock-step is turned on in Run).
-		r.settle.resume, r.settle.paused = t.Gate.Resume, t.Gate.Paused
-	}
-	r.settle.release = r.releaseHeld
 	r.evict = newEvictor(t.Client, t.Cache, clock)
 	r.obs.evicted = r.evict.add
-	r.settle.others = append(r.settle.others, r.evict.busy)
-	if t.Reserving != nil {
-		var cqs []string
-		for _, cq := range s.ClusterQueueCohorts() {
-			cqs = append(cqs, cq.Name)
-		}
-		r.settle.others = append(r.settle.others, func() string {
-			return r.obs.reserved.inFlight(cqs, t.Reserving, r.obs.observed)
-		})
+	r.index = settle.NewIndex(heldOnly)
+	if t.Unseen != nil {
+		r.seen = settle.NewSeenMarks()
 	}
+	r.settle = settle.New(r.settleConfig())
 	return r
 }
 
@@ -190,10 +173,10 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	began := time.Now()
 	res := &Result{Seed: r.seed}
 	defer func() { res.Wall = time.Since(began) }()
-	if err := r.obs.watch(ctx, r.t.Cache, r.seen, resourceOf(r.t.Client)); err != nil {
+	if err := r.obs.watch(ctx, r.t.Cache, r.seen, settle.ResourceOf(r.t.Client)); err != nil {
 		return res, err
 	}
-	if err := r.settle.watch(ctx); err != nil {
+	if err := r.index.Watch(ctx, r.t.Cache); err != nil {
 		return res, err
 	}
 	arrivals, err := Plan(r.s, r.seed)
@@ -201,12 +184,12 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		return res, err
 	}
 	if r.seen != nil {
-		if err := r.seen.watch(ctx, r.t.Cache, resourceOf(r.t.Client), append(seenObjects(), r.streamObjects(arrivals)...)); err != nil {
+		if err := r.seen.Watch(ctx, r.t.Cache, settle.ResourceOf(r.t.Client), append(settle.SeenObjects(), r.streamObjects(arrivals)...)); err != nil {
 			return res, err
 		}
 		// The first call starts the control plane's watch of etcd: from
 		// here on, every write the run causes is followed.
-		if _, err := r.settle.unseen(ctx); err != nil {
+		if _, err := r.t.Unseen(ctx, r.seen.Get); err != nil {
 			return res, err
 		}
 	}
@@ -226,13 +209,11 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		defer r.t.Gate.NoBackoff(false)
 		defer r.t.Gate.Release() // each step ends with the scheduler parked (park.go)
 	}
-	if r.t.DecisionRevision != nil {
-		// Once the queues are set up, Kueue's status writes for them
-		// (batched for a second after every change) decide nothing:
-		// steps settle without waiting for them.
-		r.settle.etcdRevision = r.t.DecisionRevision
-		r.settle.ignore = statusOnly(r.t.AdmissionFairSharing)
-	}
+	// Once the queues are set up, Kueue's status writes for them (batched
+	// for a second after every change) decide nothing: steps settle
+	// without waiting for them, where the target can tell those writes
+	// apart (Target.DecisionRevision).
+	r.settle.DecisionsOnly()
 	r.arrivalSeq = make(map[string]int, len(arrivals))
 	for i, a := range arrivals {
 		r.arrivalSeq[a.Team.Namespace+"/"+a.Name] = i
@@ -278,7 +259,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		runErr = err
 	}
 	res.Run = record.Build(r.all)
-	res.Steps, res.Settling, res.SettleWaits = r.steps, r.settling, r.settle.waits
+	res.Steps, res.Settling, res.SettleWaits = r.steps, r.settling, r.settle.Waits()
 	if runErr == nil {
 		res.Expectations = expect.Evaluate(r.s, res.Run)
 	}
@@ -292,11 +273,11 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	fired := r.clock.advance(t)
 	r.steps++
 	var extra []record.Event
-	settle := func(also func() string) error {
+	waitQuiet := func(also func() settle.Busy) error {
 		began := time.Now()
 		defer func() { r.settling += time.Since(began) }()
-		busy, err := r.settle.wait(ctx, also)
-		for _, note := range r.settle.takeRetriedNotes() {
+		busy, err := r.settle.Wait(ctx, also)
+		for _, note := range r.settle.TakeRetriedNotes() {
 			// Once per run and reason: a workload that stays pending would
 			// repeat it at every step.
 			if !r.retriedSeen[note] {
@@ -304,9 +285,9 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 				extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "KueueRetriedWithoutProgress", Message: note})
 			}
 		}
-		if err == nil && busy != "" {
+		if err == nil && !busy.IsZero() {
 			extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "NotSettled",
-				Message: fmt.Sprintf("the control plane was still busy after %s (%s); results of this step may depend on machine speed", settleTimeout, busy)})
+				Message: fmt.Sprintf("the control plane was still busy after %s (%s); results of this step may depend on machine speed", settle.Timeout, busy)})
 		}
 		return err
 	}
@@ -318,7 +299,7 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	if r.reconcilesFirst(fired, items) {
 		// What the clock's move handed Kueue comes first in the
 		// instant (wake.go).
-		if err := settle(nil); err != nil {
+		if err := waitQuiet(nil); err != nil {
 			return err
 		}
 	}
@@ -327,7 +308,7 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	if err == nil && r.t.Gate != nil {
 		// Everything of this instant reaches Kueue's queues before Kueue
 		// schedules any of it, as if it all happened at once.
-		err = settle(r.notQueued(arrived, func(msg string) {
+		err = waitQuiet(r.notQueued(arrived, func(msg string) {
 			extra = append(extra, record.Event{Type: record.TypeWarning, Reason: "NotQueued", Message: msg})
 		}))
 	}
@@ -337,10 +318,10 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if err := settle(nil); err != nil {
+	if err := waitQuiet(nil); err != nil {
 		return err
 	}
-	if err := r.park(ctx, settle); err != nil {
+	if err := r.park(ctx, waitQuiet); err != nil {
 		return err
 	}
 	r.planRequeue()

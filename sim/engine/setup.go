@@ -21,9 +21,9 @@ func (r *Runner) setUp(ctx context.Context) error {
 			return fmt.Errorf("creating %T %s%s: %w", obj, obj.GetName(), manifestSource(r.s, obj), err)
 		}
 	}
-	if busy, err := r.settle.wait(ctx, nil); err != nil {
+	if busy, err := r.settle.Wait(ctx, nil); err != nil {
 		return fmt.Errorf("waiting for the cluster to take the scenario's queues in: %w", err)
-	} else if busy != "" {
+	} else if !busy.IsZero() {
 		return fmt.Errorf("the cluster did not settle after creating the scenario's queues: %s", busy)
 	}
 	if r.t.Requeues != nil {

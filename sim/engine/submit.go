@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/kueue-sim/kueue-sim/sim/record"
+	"github.com/kueue-sim/kueue-sim/sim/settle"
 )
 
 // prepareArrival does an arrival's bookkeeping on the loop — its state,
@@ -74,33 +75,34 @@ var queueWait = 10 * time.Second
 // Kueue said why it cannot queue it (a Pending reason: no such LocalQueue,
 // an inactive ClusterQueue). After queueWait it gives up on the arrivals
 // still missing and tells warn, once, which one it waited for.
-func (r *Runner) notQueued(arrived []*wlState, warn func(string)) func() string {
+func (r *Runner) notQueued(arrived []*wlState, warn func(string)) func() settle.Busy {
 	deadline := time.Now().Add(queueWait)
-	var last string
+	var last settle.Busy
 	warned := false
-	return func() string {
+	return func() settle.Busy {
 		if time.Now().After(deadline) {
-			if !warned && last != "" {
+			if !warned && !last.IsZero() {
 				warned = true
 				warn(fmt.Sprintf("%s after %s; Kueue schedules the instant without it, so this step's decisions may depend on machine speed", last, queueWait))
 			}
-			return ""
+			return settle.Busy{}
 		}
 		last = r.missing(arrived)
 		return last
 	}
 }
 
-// missing names the first arrival Kueue has not taken in yet, or "".
-func (r *Runner) missing(arrived []*wlState) string {
+// missing names the first arrival Kueue has not taken in yet, or returns
+// the zero Busy.
+func (r *Runner) missing(arrived []*wlState) settle.Busy {
 	for _, st := range arrived {
 		switch {
 		case st.refused || st.admitted || st.finished || st.deleted || !r.queued(&st.arrival):
 		case st.workload == "":
-			return "Kueue has not made the Workload of " + st.key
+			return settle.Busy{Kind: settle.KueueNoWorkload, Object: st.key}
 		case st.lastPending == "" && !r.t.Gate.Queued(st.arrival.Team.Namespace, st.workload):
-			return "Kueue has not queued Workload " + st.arrival.Team.Namespace + "/" + st.workload
+			return settle.Busy{Kind: settle.KueueNotQueued, Object: st.arrival.Team.Namespace + "/" + st.workload}
 		}
 	}
-	return ""
+	return settle.Busy{}
 }

@@ -22,12 +22,12 @@ func TestNotQueuedWaitsThenWarnsOnce(t *testing.T) {
 	}}
 	var warnings []string
 	check := r.notQueued([]*wlState{st}, func(m string) { warnings = append(warnings, m) })
-	if got := check(); got != "Kueue has not made the Workload of team/job-0" {
+	if got := check().String(); got != "Kueue has not made the Workload of team/job-0" {
 		t.Fatalf("busy = %q", got)
 	}
 	time.Sleep(60 * time.Millisecond)
 	for i := 0; i < 3; i++ {
-		if got := check(); got != "" {
+		if got := check().String(); got != "" {
 			t.Fatalf("after queueWait busy = %q, want nothing", got)
 		}
 	}
@@ -35,7 +35,7 @@ func TestNotQueuedWaitsThenWarnsOnce(t *testing.T) {
 		t.Errorf("warnings = %q, want one naming the arrival", warnings)
 	}
 	st.refused = true
-	if got := r.notQueued([]*wlState{st}, nil)(); got != "" {
+	if got := r.notQueued([]*wlState{st}, nil)().String(); got != "" {
 		t.Errorf("a refused arrival: busy = %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package settle
 
 import (
 	"context"
@@ -14,44 +14,45 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
-
-	"github.com/kueue-sim/kueue-sim/scenarios"
 )
 
-// seenMarks keeps, per resource, the highest resourceVersion the manager's
+// SeenMarks keeps, per resource, the highest resourceVersion the manager's
 // informers have delivered. Against the resource versions of etcd's last
-// writes (Target.Unseen) it tells whether every in-process controller has
+// writes (the control plane's watch of etcd) it tells whether every in-process controller has
 // been handed every write: until then a work queue that looks empty may
 // only not have heard of its next item yet. Informer handlers write it;
 // the settle reads it.
-type seenMarks struct {
+type SeenMarks struct {
 	mu   sync.Mutex
 	seen map[string]int64 // resource → highest resourceVersion delivered
-	// elsewhere are the resources another handler marks (the observer's:
-	// see observer.watch); watch adds no handler of its own for them.
+	// elsewhere are the resources another handler marks (the engine's
+	// observer's); Watch adds no handler of its own for them.
 	elsewhere map[string]bool
 }
 
-func newSeenMarks() *seenMarks {
-	return &seenMarks{seen: map[string]int64{}, elsewhere: map[string]bool{}}
+// NewSeenMarks makes marks of nothing seen.
+func NewSeenMarks() *SeenMarks {
+	return &SeenMarks{seen: map[string]int64{}, elsewhere: map[string]bool{}}
 }
 
-// markedBy records that another handler marks resource (before watch).
-func (m *seenMarks) markedBy(resource string) {
+// MarkedBy records that another handler marks resource (before Watch).
+func (m *SeenMarks) MarkedBy(resource string) {
 	m.mu.Lock()
 	m.elsewhere[resource] = true
 	m.mu.Unlock()
 }
 
-// get is Target.Unseen's seen: false for a resource nobody here informs on.
-func (m *seenMarks) get(resource string) (int64, bool) {
+// Get is the highest resourceVersion of resource delivered: false for a
+// resource nobody here informs on.
+func (m *SeenMarks) Get(resource string) (int64, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	v, ok := m.seen[resource]
 	return v, ok
 }
 
-func (m *seenMarks) mark(resource string, obj any) {
+// Mark records that an informer handler was handed obj, of resource.
+func (m *SeenMarks) Mark(resource string, obj any) {
 	if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 		obj = d.Obj
 	}
@@ -70,21 +71,21 @@ func (m *seenMarks) mark(resource string, obj any) {
 	m.mu.Unlock()
 }
 
-// seenObjects are the objects whose writes the in-process controllers act
+// SeenObjects are the objects whose writes the in-process controllers act
 // on whatever the scenario: Kueue's Workloads, pods, Jobs and the apps
 // objects of Notebooks and InferenceServices. The run adds the kinds its
-// streams submit (see watch).
-func seenObjects() []client.Object {
+// streams submit (see Watch).
+func SeenObjects() []client.Object {
 	return []client.Object{&kueue.Workload{}, &corev1.Pod{}, &batchv1.Job{},
 		&appsv1.StatefulSet{}, &appsv1.ReplicaSet{}, &appsv1.Deployment{}}
 }
 
-// watch registers a handler on the informer of each object's kind, named
-// as etcd's keys name its resource (cluster.ResourceOfKey). A kind starts
+// Watch registers a handler on the informer of each object's kind, named
+// as etcd's keys name its resource (ResourceOf, cluster.ResourceOfKey). A kind starts
 // out seen up to the last resourceVersion its informer has taken in (a
 // write deleted before the handler came is never delivered to it); a kind
 // whose informer does not tell that is not tracked.
-func (m *seenMarks) watch(ctx context.Context, c cache.Cache, resourceOf func(client.Object) (string, error), objs []client.Object) error {
+func (m *SeenMarks) Watch(ctx context.Context, c cache.Cache, resourceOf func(client.Object) (string, error), objs []client.Object) error {
 	done := map[string]bool{}
 	for _, obj := range objs {
 		res, err := resourceOf(obj)
@@ -115,8 +116,8 @@ func (m *seenMarks) watch(ctx context.Context, c cache.Cache, resourceOf func(cl
 }
 
 // handle marks res from its informer inf's events, unless another
-// handler does already (markedBy).
-func (m *seenMarks) handle(res string, inf cache.Informer) error {
+// handler does already (MarkedBy).
+func (m *SeenMarks) handle(res string, inf cache.Informer) error {
 	m.mu.Lock()
 	elsewhere := m.elsewhere[res]
 	m.mu.Unlock()
@@ -124,20 +125,20 @@ func (m *seenMarks) handle(res string, inf cache.Informer) error {
 		return nil
 	}
 	if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { m.mark(res, obj) },
-		UpdateFunc: func(_, obj any) { m.mark(res, obj) },
-		DeleteFunc: func(obj any) { m.mark(res, obj) },
+		AddFunc:    func(obj any) { m.Mark(res, obj) },
+		UpdateFunc: func(_, obj any) { m.Mark(res, obj) },
+		DeleteFunc: func(obj any) { m.Mark(res, obj) },
 	}); err != nil {
 		return fmt.Errorf("watching %s for settle checks: %w", res, err)
 	}
 	return nil
 }
 
-// resourceOf names obj's resource as etcd's keys do: kube-apiserver stores
+// ResourceOf names obj's resource as etcd's keys do: kube-apiserver stores
 // the built-in groups' resources under their plural alone ("pods", "jobs",
 // "statefulsets"), custom resources under their group and plural
 // ("workloads.kueue.x-k8s.io").
-func resourceOf(c client.Client) func(client.Object) (string, error) {
+func ResourceOf(c client.Client) func(client.Object) (string, error) {
 	return func(obj client.Object) (string, error) {
 		gvk, err := c.GroupVersionKindFor(obj)
 		if err != nil {
@@ -152,21 +153,4 @@ func resourceOf(c client.Client) func(client.Object) (string, error) {
 		}
 		return mapping.Resource.Resource, nil
 	}
-}
-
-// streamObjects are one object of each kind the run submits (the first
-// arrival of each stream's).
-func (r *Runner) streamObjects(arrivals []Arrival) []client.Object {
-	var objs []client.Object
-	seen := map[*scenarios.Stream]bool{}
-	for _, a := range arrivals {
-		if seen[a.Stream] {
-			continue
-		}
-		seen[a.Stream] = true
-		if obj, err := WorkloadObject(a, r.priorities); err == nil {
-			objs = append(objs, obj)
-		}
-	}
-	return objs
 }

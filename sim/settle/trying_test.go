@@ -1,4 +1,4 @@
-package engine
+package settle
 
 import (
 	"context"
@@ -70,25 +70,26 @@ func TestSettleMovesOnWhenKueueRetriesWithoutProgress(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s := &settler{poll: time.Millisecond, rounds: settleRounds, timeout: 500 * time.Millisecond, tryGrace: 20 * time.Millisecond,
-				gatherer: kueuePending(tc.pending), index: newBusyIndex(), etcdRevision: stillRevision,
-				progress: tc.progress(), waits: map[string]int{}}
+			cfg := Config{Timings: Timings{Poll: time.Millisecond, Rounds: DefaultTimings().Rounds, Timeout: 500 * time.Millisecond, TryGrace: 20 * time.Millisecond},
+				Gatherer: kueuePending(tc.pending), Index: NewIndex(nil), Revision: stillRevision,
+				Progress: tc.progress()}
 			if tc.attempts != nil {
-				s.attempts = tc.attempts()
+				cfg.Attempts = tc.attempts()
 			}
 			if tc.unseen != nil {
-				s.unseen = tc.unseen()
+				cfg.Unseen = tc.unseen()
 			}
-			busy, err := s.wait(context.Background(), nil)
+			s := New(cfg)
+			busy, err := s.Wait(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := busy != ""; got != tc.wantBusy {
+			if got := !busy.IsZero(); got != tc.wantBusy {
 				t.Errorf("wait() = %q, want busy %v (polls by reason: %v)", busy, tc.wantBusy, s.waits)
 			}
 			// Moving on while Kueue retried leaves one note for the event
 			// log, naming Kueue's pending gauge.
-			notes := s.takeRetriedNotes()
+			notes := s.TakeRetriedNotes()
 			if want := !tc.wantBusy && tc.pending > 0; (len(notes) == 1) != want || len(notes) > 1 {
 				t.Errorf("notes = %q, want one: %v", notes, want)
 			}
@@ -136,9 +137,9 @@ func drainingQueues(a, b float64, step time.Duration) prometheus.Gatherer {
 // first ClusterQueue's count with the next one's would move on mid-drain.
 func TestSettleWaitsWhileQueuesDrainInTurn(t *testing.T) {
 	// b takes five graces to drain, one workload a tenth of a grace.
-	s := &settler{poll: time.Millisecond, rounds: settleRounds, timeout: 5 * time.Second, tryGrace: 50 * time.Millisecond,
-		gatherer: drainingQueues(2, 50, 5*time.Millisecond), index: newBusyIndex(), etcdRevision: stillRevision,
-		progress: func() int64 { return 7 }, waits: map[string]int{}}
+	s := New(Config{Timings: Timings{Poll: time.Millisecond, Rounds: DefaultTimings().Rounds, Timeout: 5 * time.Second, TryGrace: 50 * time.Millisecond},
+		Gatherer: drainingQueues(2, 50, 5*time.Millisecond), Index: NewIndex(nil), Revision: stillRevision,
+		Progress: func() int64 { return 7 }})
 	waitDrained(t, s)
 }
 
@@ -154,9 +155,9 @@ func TestSettleWaitsWhileQueuesDrainWriting(t *testing.T) {
 	const a, b = 2, 50 // b drains in five graces
 	began := time.Now()
 	var rev int64
-	s := &settler{poll: time.Millisecond, rounds: settleRounds, timeout: 5 * time.Second, tryGrace: 50 * time.Millisecond,
-		gatherer: drainingQueues(a, b, step), index: newBusyIndex(),
-		etcdRevision: func(context.Context) (int64, error) {
+	s := New(Config{Timings: Timings{Poll: time.Millisecond, Rounds: DefaultTimings().Rounds, Timeout: 5 * time.Second, TryGrace: 50 * time.Millisecond},
+		Gatherer: drainingQueues(a, b, step), Index: NewIndex(nil),
+		Revision: func(context.Context) (int64, error) {
 			// Quiet long enough at first for the settle to read the
 			// gauge, then a write at every poll until the queues drained.
 			if d := time.Since(began); d > 4*time.Millisecond && d < (a+b+1)*step {
@@ -164,25 +165,25 @@ func TestSettleWaitsWhileQueuesDrainWriting(t *testing.T) {
 			}
 			return rev, nil
 		},
-		progress: func() int64 { return 7 }, waits: map[string]int{}}
+		Progress: func() int64 { return 7 }})
 	waitDrained(t, s)
-	if s.waits[etcdChanging] == 0 {
+	if s.waits[Busy{Kind: EtcdChanging}.reasonKind()] == 0 {
 		t.Errorf("etcd never changed (polls by reason: %v): the test no longer tests its case", s.waits)
 	}
 }
 
 // waitDrained waits for s to settle and checks it did so once Kueue's
 // queues drained, not by moving on.
-func waitDrained(t *testing.T, s *settler) {
+func waitDrained(t *testing.T, s *Settler) {
 	t.Helper()
-	busy, err := s.wait(context.Background(), nil)
+	busy, err := s.Wait(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if busy != "" {
+	if !busy.IsZero() {
 		t.Fatalf("wait() = %q, want quiet once both queues drained", busy)
 	}
-	if notes := s.takeRetriedNotes(); len(notes) > 0 {
+	if notes := s.TakeRetriedNotes(); len(notes) > 0 {
 		t.Errorf("the settle moved on while Kueue drained: %q (polls by reason: %v)", notes, s.waits)
 	}
 	if s.active != 0 {

@@ -1,4 +1,4 @@
-package engine
+package settle
 
 import (
 	"strings"
@@ -12,11 +12,23 @@ import (
 	"k8s.io/utils/ptr"
 )
 
+// instantGate and workloadLabel stand for the engine's gate and label:
+// heldOnly is the engine's rule for the pods the gate alone holds.
+const (
+	instantGate   = "kueue-sim.io/instant"
+	workloadLabel = "kueue-sim.io/workload"
+)
+
+func heldOnly(p *corev1.Pod) bool {
+	return p.Spec.NodeName == "" && p.DeletionTimestamp == nil &&
+		len(p.Spec.SchedulingGates) == 1 && p.Spec.SchedulingGates[0].Name == instantGate
+}
+
 func TestBusyIndex(t *testing.T) {
-	x := newBusyIndex()
+	x := NewIndex(heldOnly)
 	want := func(step, sub string) {
 		t.Helper()
-		got := x.first()
+		got := x.first().String()
 		if (sub == "") != (got == "") || !strings.Contains(got, sub) {
 			t.Errorf("%s: busy = %q, want %q", step, got, sub)
 		}
@@ -66,26 +78,26 @@ func TestBusyIndex(t *testing.T) {
 }
 
 func TestBusyIndexFailedJob(t *testing.T) {
-	x := newBusyIndex()
+	x := NewIndex(heldOnly)
 	job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "j"},
 		Spec:   batchv1.JobSpec{Parallelism: ptr.To[int32](1), Completions: ptr.To[int32](1), BackoffLimit: ptr.To[int32](0), Suspend: ptr.To(false)},
 		Status: batchv1.JobStatus{Failed: 1}}
 	x.onJob(job)
-	if got := x.first(); !strings.Contains(got, "has not marked it failed") {
+	if got := x.first().String(); !strings.Contains(got, "has not marked it failed") {
 		t.Errorf("busy = %q, want the failed job's pending condition", got)
 	}
 	job = job.DeepCopy()
 	job.Status.Conditions = []batchv1.JobCondition{{Type: batchv1.JobFailed, Status: corev1.ConditionTrue}}
 	x.onJob(job)
-	if got := x.first(); got != "" {
+	if got := x.first().String(); got != "" {
 		t.Errorf("busy = %q after the Failed condition, want nothing", got)
 	}
 }
 
 func TestBusyIndexHeldPods(t *testing.T) {
-	x := newBusyIndex()
+	x := NewIndex(heldOnly)
 	gated := func(gates ...string) *corev1.Pod {
-		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", Labels: map[string]string{WorkloadLabel: "w-0"}}}
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", Labels: map[string]string{workloadLabel: "w-0"}}}
 		for _, g := range gates {
 			p.Spec.SchedulingGates = append(p.Spec.SchedulingGates, corev1.PodSchedulingGate{Name: g})
 		}
@@ -99,21 +111,21 @@ func TestBusyIndexHeldPods(t *testing.T) {
 		held int
 		busy string
 	}{
-		{"Kueue's topology gate and the instant's", gated("kueue.x-k8s.io/topology", InstantGate), 0, ""},
-		{"the instant's gate alone", gated(InstantGate), 1, ""},
+		{"Kueue's topology gate and the instant's", gated("kueue.x-k8s.io/topology", instantGate), 0, ""},
+		{"the instant's gate alone", gated(instantGate), 1, ""},
 		{"released: kube-apiserver's SchedulingGated mark stays", gated(), 0, "waits for kube-scheduler"},
 	} {
 		x.onPod(tc.pod)
-		if got := len(x.heldPods()); got != tc.held {
+		if got := len(x.HeldPods()); got != tc.held {
 			t.Errorf("%s: %d held pods, want %d", tc.name, got, tc.held)
 		}
-		if got := x.first(); (tc.busy == "") != (got == "") || !strings.Contains(got, tc.busy) {
+		if got := x.first().String(); (tc.busy == "") != (got == "") || !strings.Contains(got, tc.busy) {
 			t.Errorf("%s: busy = %q, want %q", tc.name, got, tc.busy)
 		}
 	}
-	x.onPod(gated(InstantGate))
-	x.onPodDeleted(gated(InstantGate))
-	if got := len(x.heldPods()); got != 0 {
+	x.onPod(gated(instantGate))
+	x.onPodDeleted(gated(instantGate))
+	if got := len(x.HeldPods()); got != 0 {
 		t.Errorf("a deleted pod stays held (%d)", got)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package settle
 
 import (
 	"context"
@@ -13,32 +13,36 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// busyIndex keeps, from informer events, the objects that kube-scheduler or
+// Index keeps, from informer events, the objects that kube-scheduler or
 // kube-controller-manager still owe work: pods terminating, waiting for
 // kube-scheduler or for the kubelet, Jobs whose pods are not yet created,
 // deleted or counted, and apps objects being reconciled. A settle check
 // then costs as much as the objects that changed, not as all pods.
-type busyIndex struct {
+type Index struct {
 	mu   sync.Mutex
-	busy map[string]string // "pod ns/name", "job ns/name", ... → what is going on
+	busy map[string]Busy // "pod ns/name", "job ns/name", ... → what is going on
 	// Per Job (ns/name): its latest object and its pods, each with whether
 	// it ended.
 	jobs    map[string]*batchv1.Job
 	jobPods map[string]map[string]bool
 	podJob  map[string]string // pod ns/name → job ns/name
-	// held are the pods that only InstantGate keeps from kube-scheduler
-	// (hold.go), by ns/name: not busy, but the settle releases them once
-	// the control plane is quiet.
-	held map[string]heldPod
+	// held are the pods that only the caller's gate keeps from
+	// kube-scheduler (heldOnly), by ns/name: not busy, but the caller
+	// releases them once the control plane is quiet (Config.Release).
+	held     map[string]*corev1.Pod
+	heldOnly func(*corev1.Pod) bool
 }
 
-func newBusyIndex() *busyIndex {
-	return &busyIndex{busy: map[string]string{}, jobs: map[string]*batchv1.Job{},
-		jobPods: map[string]map[string]bool{}, podJob: map[string]string{}, held: map[string]heldPod{}}
+// NewIndex makes an empty index. heldOnly tells whether a gate of the
+// caller's is all that keeps a pod from kube-scheduler (nil: no pod is
+// held); such a pod is not busy, and HeldPods lists it.
+func NewIndex(heldOnly func(*corev1.Pod) bool) *Index {
+	return &Index{busy: map[string]Busy{}, jobs: map[string]*batchv1.Job{},
+		jobPods: map[string]map[string]bool{}, podJob: map[string]string{}, held: map[string]*corev1.Pod{}, heldOnly: heldOnly}
 }
 
-// watch registers the index's handlers on the cache's informers.
-func (x *busyIndex) watch(ctx context.Context, c cache.Cache) error {
+// Watch registers the index's handlers on the cache's informers.
+func (x *Index) Watch(ctx context.Context, c cache.Cache) error {
 	for _, w := range []struct {
 		obj    client.Object
 		update func(obj any)
@@ -70,36 +74,37 @@ func (x *busyIndex) watch(ctx context.Context, c cache.Cache) error {
 	return nil
 }
 
-// heldPods are the pods InstantGate alone holds, in no particular order.
-func (x *busyIndex) heldPods() []heldPod {
+// HeldPods are the pods the caller's gate alone holds, in no particular
+// order. They are the informer's objects: read them, never change them.
+func (x *Index) HeldPods() []*corev1.Pod {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	out := make([]heldPod, 0, len(x.held))
+	out := make([]*corev1.Pod, 0, len(x.held))
 	for _, p := range x.held {
 		out = append(out, p)
 	}
 	return out
 }
 
-// first returns something still going on, or "".
-func (x *busyIndex) first() string {
+// first returns something still going on, or the zero Busy.
+func (x *Index) first() Busy {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, why := range x.busy {
 		return why
 	}
-	return ""
+	return Busy{}
 }
 
-func (x *busyIndex) set(key, why string) {
-	if why == "" {
+func (x *Index) set(key string, why Busy) {
+	if why.IsZero() {
 		delete(x.busy, key)
 	} else {
 		x.busy[key] = why
 	}
 }
 
-func (x *busyIndex) onPod(obj any) {
+func (x *Index) onPod(obj any) {
 	p, ok := obj.(*corev1.Pod)
 	if !ok {
 		return
@@ -108,8 +113,8 @@ func (x *busyIndex) onPod(obj any) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.set("pod "+key, podBusy(p))
-	if heldOnly(p) {
-		x.held[key] = heldPodOf(p)
+	if x.heldOnly != nil && x.heldOnly(p) {
+		x.held[key] = p
 	} else {
 		delete(x.held, key)
 	}
@@ -124,7 +129,7 @@ func (x *busyIndex) onPod(obj any) {
 	}
 }
 
-func (x *busyIndex) onPodDeleted(obj any) {
+func (x *Index) onPodDeleted(obj any) {
 	p, ok := obj.(*corev1.Pod)
 	if !ok {
 		return
@@ -132,7 +137,7 @@ func (x *busyIndex) onPodDeleted(obj any) {
 	key := p.Namespace + "/" + p.Name
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.set("pod "+key, "")
+	x.set("pod "+key, Busy{})
 	delete(x.held, key)
 	if jk, ok := x.podJob[key]; ok {
 		delete(x.podJob, key)
@@ -144,21 +149,7 @@ func (x *busyIndex) onPodDeleted(obj any) {
 	}
 }
 
-// podBusy says what a pod waits for, or "".
-func podBusy(p *corev1.Pod) string {
-	name := "pod " + p.Namespace + "/" + p.Name
-	switch {
-	case p.DeletionTimestamp != nil:
-		return name + " is terminating"
-	case p.Spec.NodeName == "" && len(p.Spec.SchedulingGates) == 0 && !unschedulable(p):
-		return name + " waits for kube-scheduler"
-	case p.Spec.NodeName != "" && p.Status.Phase == corev1.PodPending:
-		return name + " waits for the kubelet"
-	}
-	return ""
-}
-
-func (x *busyIndex) onJob(obj any) {
+func (x *Index) onJob(obj any) {
 	j, ok := obj.(*batchv1.Job)
 	if !ok {
 		return
@@ -170,7 +161,7 @@ func (x *busyIndex) onJob(obj any) {
 	x.recheckJob(key)
 }
 
-func (x *busyIndex) onJobDeleted(obj any) {
+func (x *Index) onJobDeleted(obj any) {
 	j, ok := obj.(*batchv1.Job)
 	if !ok {
 		return
@@ -179,15 +170,15 @@ func (x *busyIndex) onJobDeleted(obj any) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	delete(x.jobs, key)
-	x.set("job "+key, "")
+	x.set("job "+key, Busy{})
 }
 
 // recheckJob recomputes a Job's state from its latest object and pods; the
 // caller holds mu.
-func (x *busyIndex) recheckJob(key string) {
+func (x *Index) recheckJob(key string) {
 	j := x.jobs[key]
 	if j == nil {
-		x.set("job "+key, "")
+		x.set("job "+key, Busy{})
 		return
 	}
 	active, terminal := map[string]int{}, map[string]int{}
@@ -201,7 +192,7 @@ func (x *busyIndex) recheckJob(key string) {
 	x.set("job "+key, jobBusy(j, active, terminal))
 }
 
-func (x *busyIndex) onApps(obj any) {
+func (x *Index) onApps(obj any) {
 	key, why := appsBusy(obj)
 	if key == "" {
 		return
@@ -211,41 +202,12 @@ func (x *busyIndex) onApps(obj any) {
 	x.set(key, why)
 }
 
-func (x *busyIndex) onAppsDeleted(obj any) {
+func (x *Index) onAppsDeleted(obj any) {
 	key, _ := appsBusy(obj)
 	if key == "" {
 		return
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.set(key, "")
-}
-
-// appsBusy keys a StatefulSet, ReplicaSet or Deployment and says whether
-// its controller is still reconciling it.
-func appsBusy(obj any) (key, why string) {
-	replicasBusy := func(kind, ns, name string, spec *int32, gen, observed int64, have int32) (string, string) {
-		key := kind + " " + ns + "/" + name
-		want := int32(1)
-		if spec != nil {
-			want = *spec
-		}
-		if observed < gen || have != want {
-			return key, key + " is being reconciled"
-		}
-		return key, ""
-	}
-	switch o := obj.(type) {
-	case *appsv1.StatefulSet:
-		return replicasBusy("statefulset", o.Namespace, o.Name, o.Spec.Replicas, o.Generation, o.Status.ObservedGeneration, o.Status.Replicas)
-	case *appsv1.ReplicaSet:
-		return replicasBusy("replicaset", o.Namespace, o.Name, o.Spec.Replicas, o.Generation, o.Status.ObservedGeneration, o.Status.Replicas)
-	case *appsv1.Deployment:
-		key := "deployment " + o.Namespace + "/" + o.Name
-		if o.Status.ObservedGeneration < o.Generation {
-			return key, key + " is being reconciled"
-		}
-		return key, ""
-	}
-	return "", ""
+	x.set(key, Busy{})
 }

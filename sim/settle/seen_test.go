@@ -1,4 +1,4 @@
-package engine
+package settle
 
 import (
 	"testing"
@@ -9,8 +9,8 @@ import (
 )
 
 func TestSeenMarks(t *testing.T) {
-	m := newSeenMarks()
-	if _, ok := m.get("pods"); ok {
+	m := NewSeenMarks()
+	if _, ok := m.Get("pods"); ok {
 		t.Fatal("a resource nobody informs on is tracked")
 	}
 	pod := func(rv string) *corev1.Pod {
@@ -26,8 +26,8 @@ func TestSeenMarks(t *testing.T) {
 		{pod(""), 15}, // no resourceVersion: ignored
 		{"not an object", 15},
 	} {
-		m.mark("pods", step.obj)
-		if got, ok := m.get("pods"); !ok || got != step.want {
+		m.Mark("pods", step.obj)
+		if got, ok := m.Get("pods"); !ok || got != step.want {
 			t.Errorf("after %v: seen = %d, %v; want %d", step.obj, got, ok, step.want)
 		}
 	}

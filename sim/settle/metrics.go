@@ -1,4 +1,4 @@
-package engine
+package settle
 
 import (
 	"errors"
@@ -77,7 +77,7 @@ func registered(reg prometheus.Registerer, name string, c prometheus.Collector) 
 		reg.Unregister(c)
 		err = errors.New("it is not registered")
 	}
-	return nil, fmt.Errorf("finding controller-runtime's %s gauge (its name, help or labels changed? update sim/engine/quiet_metrics.go): %w", name, err)
+	return nil, fmt.Errorf("finding controller-runtime's %s gauge (its name, help or labels changed? update sim/settle/metrics.go): %w", name, err)
 }
 
 // settleGatherer is settleCollectors' gatherer, or one that returns the
