@@ -91,6 +91,11 @@ GITOPS_OUT ?= _output/gitops-gate
 gitops-gate: tools build
 	SIM=bin/sim OUT=$(GITOPS_OUT) examples/gitops/gate.sh $(CHANGE)
 
+## conformance: replay the cases translated from Kueue's own integration tests (conformance/) and check Kueue's verdicts
+.PHONY: conformance
+conformance: tools
+	set -o pipefail; $(GO) test -tags integration -count=1 -timeout 30m -v ./conformance 2>&1 | grep -Ev "^=== (RUN|PAUSE|CONT)"
+
 ## bench: benchmarks on the embedded control plane (medians need BENCH_COUNT=3 on a quiet machine):
 ##        Kueue's baseline shape with raw Workloads and Jobs at BENCH_SIZES, Kueue's own harness, the openb fill replay
 BENCH_SIZES ?= 1000,5000,15000
