@@ -27,6 +27,7 @@ func (r *Runner) settleConfig() settle.Config {
 		Others:           []func() settle.Busy{r.evict.busy},
 		Progress:         func() int64 { return r.obs.decisions },
 		Attempts:         settle.KueueInadmissibleCycles,
+		FixedPointCycles: fixedPointCycles(r.s),
 		Release:          r.releaseHeld,
 	}
 	if t.Unseen != nil {
@@ -48,6 +49,13 @@ func (r *Runner) settleConfig() settle.Config {
 		})
 	}
 	return cfg
+}
+
+// fixedPointCycles is settle.Config.FixedPointCycles for s: twice the
+// cycles a head's flavor search can take to come round, one per
+// ResourceFlavor and one more, and at least three.
+func fixedPointCycles(s *scenarios.Scenario) int {
+	return max(3, 2*(len(s.FlavorNodeLabels())+1))
 }
 
 // streamObjects are one object of each kind the run submits (the first

@@ -63,6 +63,9 @@ type SchedulerGate struct {
 // instants; realtime runs and sim up keep Kueue's sleep.
 func (g *SchedulerGate) NoBackoff(on bool) { g.noBackoff.Store(on) }
 
+// Evictions counts the evictions Kueue's scheduler has written so far.
+func (g *SchedulerGate) Evictions() int64 { return g.evictions.Load() }
+
 // LockStep turns the pause after evicting cycles on or off (default off:
 // Kueue then schedules as it does on its own, e.g. under sim up). A
 // replay turns it on, since its settle calls Resume; turning it off lets

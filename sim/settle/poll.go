@@ -19,7 +19,8 @@ type wait struct {
 
 func (s *Settler) begin(also func() Busy) *wait {
 	return &wait{s: s, also: also, deadline: s.clock.Now().Add(s.timings.Timeout), interval: s.timings.Poll,
-		retry: retryRule{clock: s.clock, grace: s.timings.TryGrace, progress: s.cfg.Progress, attempts: s.cfg.Attempts, gauge: s.activeWorkloads}}
+		retry: retryRule{clock: s.clock, grace: s.timings.TryGrace, progress: s.cfg.Progress, attempts: s.cfg.Attempts,
+			fixedCycles: float64(s.cfg.FixedPointCycles), gauge: s.activeWorkloads}}
 }
 
 // poll checks the control plane once. done means the wait is over: busy
@@ -43,7 +44,10 @@ func (w *wait) poll(ctx context.Context) (busy Busy, done bool, err error) {
 	if err != nil {
 		return Busy{}, true, err
 	}
-	if moved {
+	if moved && note == "" && w.retry.fixed {
+		s.waits["Kueue at a fixed point, moved on"]++
+		busy = Busy{}
+	} else if moved {
 		// Kueue keeps popping and requeuing workloads it cannot admit (a
 		// preemptor whose targets are still being evicted, a workload that
 		// lost its nomination to another), and may flip their Pending

@@ -28,6 +28,8 @@ type retryRule struct {
 	progress func() int64            // decisions observed; nil turns the rule off
 	attempts func() (float64, error) // Kueue's inadmissible cycles; nil: grace alone decides
 	gauge    func() (float64, error) // a fresh read of Kueue's active workloads
+	// fixedCycles: see Config.FixedPointCycles (0: off).
+	fixedCycles float64
 
 	since   time.Time // since when Kueue has had workloads to try and made no decision
 	decided int64     // the decisions observed then
@@ -36,6 +38,12 @@ type retryRule struct {
 	reason  Busy      // the busy reason that started it
 	rev     string    // etcd's revision then
 	noted   bool      // this wait has left its note
+	// fixed tells whether the last move on was at a fixed point;
+	// fixedRev and fixedTried are etcd's revision at the last write seen
+	// while trying and Kueue's inadmissible cycles then.
+	fixed      bool
+	fixedRev   string
+	fixedTried float64
 }
 
 // judge takes one poll's busy reason at etcd revision rev (lastActive is
@@ -53,10 +61,11 @@ func (r *retryRule) judge(busy Busy, rev string, lastActive float64) (moved bool
 			if r.tried, err = r.inadmissibleCycles(); err != nil {
 				return false, "", err
 			}
+			r.fixedRev, r.fixedTried = rev, r.tried
 		} else {
 			r.since = time.Time{}
 		}
-	case r.clock.Since(r.since) < r.grace:
+	case r.clock.Since(r.since) < r.grace && !r.atFixedPoint(rev):
 	case !r.retried():
 		// Kueue has not run tryAttempts cycles yet: on a loaded machine
 		// time alone is no proof that it is stuck.
@@ -76,6 +85,9 @@ func (r *retryRule) judge(busy Busy, rev string, lastActive float64) (moved bool
 			}
 			return false, "", nil
 		}
+		if r.fixed = r.atFixedPoint(rev); r.fixed {
+			return true, "", nil
+		}
 		if !r.noted {
 			r.noted = true
 			note = retriedNote(r.reason.String(), rev != r.rev)
@@ -83,6 +95,25 @@ func (r *retryRule) judge(busy Busy, rev string, lastActive float64) (moved bool
 		return true, note, nil
 	}
 	return false, "", nil
+}
+
+// atFixedPoint tells whether Kueue is at a fixed point (see
+// Config.FixedPointCycles): at least fixedCycles cycles that admitted
+// nothing since the last write to etcd seen while it tried (a pending
+// message Kueue writes once, say), and no write since.
+func (r *retryRule) atFixedPoint(rev string) bool {
+	if r.fixedCycles <= 0 || r.attempts == nil {
+		return false
+	}
+	n, err := r.attempts()
+	if err != nil {
+		return false
+	}
+	if rev != r.fixedRev {
+		r.fixedRev, r.fixedTried = rev, n
+		return false
+	}
+	return n-r.fixedTried >= r.fixedCycles
 }
 
 // inadmissibleCycles reads how many of Kueue's scheduling cycles admitted

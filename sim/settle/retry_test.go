@@ -158,3 +158,71 @@ func TestRetryRuleOtherReasonStops(t *testing.T) {
 		t.Fatal("still busy after the grace, with Kueue's cycles run")
 	}
 }
+
+const fixedPoint = "Kueue at a fixed point, moved on"
+
+// A StrictFIFO ClusterQueue's head that waits for quota: Kueue retries it
+// at every cycle, admitting nothing and writing nothing. Once
+// FixedPointCycles such cycles have run, the wait moves on at once, well
+// before the grace, and leaves no note: Kueue has settled.
+func TestFixedPointMovesOnAtOnceWithoutANote(t *testing.T) {
+	p := newPlane()
+	p.pending = 1
+	cfg := p.config(testTimings())
+	cfg.FixedPointCycles = 6
+	s := New(cfg)
+	busy := p.drive(t, s, nil, func(int) { p.cycles++ })
+	if !busy.IsZero() {
+		t.Fatalf("wait = %q, want it to move on", busy)
+	}
+	if grace := DefaultTimings().TryGrace; p.elapsed() >= grace/4 {
+		t.Errorf("moved on after %s, want far sooner than the grace (%s)", p.elapsed(), grace)
+	}
+	if got := s.Waits()[fixedPoint]; got != DefaultTimings().Rounds {
+		t.Errorf("waits = %v, want %d polls at a fixed point", s.Waits(), DefaultTimings().Rounds)
+	}
+	if notes := s.TakeRetriedNotes(); len(notes) != 0 {
+		t.Errorf("notes = %q, want none at a fixed point", notes)
+	}
+}
+
+// Kueue writing while it retries is no fixed point: the grace and the
+// note stay.
+func TestWritesAreNoFixedPoint(t *testing.T) {
+	p := newPlane()
+	p.pending = 1
+	cfg := p.config(testTimings())
+	cfg.FixedPointCycles = 6
+	s := New(cfg)
+	busy := p.drive(t, s, nil, func(poll int) {
+		p.cycles++
+		if poll > 3 && poll%2 == 0 {
+			p.rev++
+		}
+	})
+	if !busy.IsZero() {
+		t.Fatalf("wait = %q, want it to move on", busy)
+	}
+	if grace := DefaultTimings().TryGrace; p.elapsed() < grace {
+		t.Errorf("moved on after %s, before the grace (%s)", p.elapsed(), grace)
+	}
+	if s.Waits()[fixedPoint] != 0 || len(s.TakeRetriedNotes()) != 1 {
+		t.Errorf("waits = %v, want the retry rule's move with its note", s.Waits())
+	}
+}
+
+// Too few cycles are no fixed point either: a head's flavor search may
+// not have come round yet.
+func TestFewCyclesAreNoFixedPoint(t *testing.T) {
+	p := newPlane()
+	p.pending = 1
+	cfg := p.config(testTimings())
+	cfg.FixedPointCycles = 1000
+	s := New(cfg)
+	if busy := p.drive(t, s, nil, func(int) { p.cycles++ }); !busy.IsZero() {
+		t.Fatalf("wait = %q, want it to move on after the grace", busy)
+	}
+	if s.Waits()[fixedPoint] != 0 || len(s.TakeRetriedNotes()) != 1 {
+		t.Errorf("waits = %v, want the retry rule's move with its note", s.Waits())
+	}
+}

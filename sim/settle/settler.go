@@ -87,6 +87,16 @@ type Config struct {
 	// Attempts counts Kueue's scheduling cycles that admitted nothing
 	// (KueueInadmissibleCycles); nil lets TryGrace alone decide.
 	Attempts func() (float64, error)
+	// FixedPointCycles is how many of Kueue's scheduling cycles that
+	// admit nothing must follow one another, with no decision and no
+	// write to etcd since Kueue began trying, for Kueue to be at a fixed
+	// point: each cycle takes the same heads from the same state and
+	// comes to the same end, as a StrictFIFO ClusterQueue's head that
+	// waits for quota does for as long as it waits. The wait then moves on
+	// at once and leaves no note: Kueue has settled. It must exceed the
+	// cycles a head's flavor search can take to come round (one per
+	// ResourceFlavor); zero, or no Attempts, turns the rule off.
+	FixedPointCycles int
 	// Resume, called once the control plane is quiet, lets Kueue's
 	// scheduler go on if it paused after a cycle that evicted workloads
 	// (kueuesetup.SchedulerGate); true means it did, and the wait goes on.
