@@ -2,6 +2,7 @@ package expect
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -148,7 +149,12 @@ func utilization(run *record.Run, tl *metrics.Timeline, u *scenarios.Utilization
 }
 
 // seconds is a duration of simulated seconds.
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+// seconds is a span summed in float seconds, to the millisecond: simulated
+// times are whole milliseconds, and a sum's float residue
+// (1h57m31.589999999s) is none of the run's.
+func seconds(s float64) time.Duration {
+	return time.Duration(math.Round(s*1e3)) * time.Millisecond
+}
 
 func counts(run *record.Run, c *scenarios.Counts) Result {
 	var admitted, refused, preempted, finished int32
