@@ -11,6 +11,7 @@
 // upstream assertion differs between Kueue releases says so in its header.
 //
 // The cases run with `make conformance` (and in `make test`): each replays
-// on a fresh embedded control plane through harness.Run, and fails with the
-// expectations' own wording.
+// with `sim run` on a fresh embedded control plane, in a process of its own
+// (a process runs at most one Kueue), and fails with the expectations' own
+// wording.
 package conformance
