@@ -32,9 +32,10 @@ func sizes() []int {
 func pruning() bool { return os.Getenv(envPrune) == "1" }
 
 // BenchmarkBaseline replays Kueue's scheduler-performance baseline shape
-// with raw Workloads and with Jobs at each size.
+// with raw Workloads, with Jobs, and with raw Workloads on StrictFIFO
+// ClusterQueues (whose heads Kueue retries at every cycle) at each size.
 func BenchmarkBaseline(b *testing.B) {
-	for _, file := range []string{"kueue-baseline", "kueue-baseline-jobs"} {
+	for _, file := range []string{"kueue-baseline", "kueue-baseline-jobs", "kueue-baseline-strict-fifo"} {
 		for _, n := range sizes() {
 			b.Run(file+"/"+strconv.Itoa(n), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
