@@ -98,6 +98,8 @@ func TestInvalidLines(t *testing.T) {
 		{"two-documents.yaml", "", 36},
 		{"workload-index.yaml", "expectations[1].workload.index", 68},
 		{"workload-bare-check.yaml", "expectations[0].workload.admittedBy", 69},
+		{"pending-counts.yaml", "expectations[4].pendingCounts.at", 74},
+		{"pending-counts-bare.yaml", "expectations[0].pendingCounts.active", 69},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			_, err := LoadFile(filepath.Join("testdata/invalid", tc.file))

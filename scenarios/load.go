@@ -187,7 +187,8 @@ func decodeStrict(js []byte, s *Scenario) field.ErrorList {
 // nullChecks reports expectation checks written as a bare key
 // ("placementMatchesFlavor:"), which YAML reads as null: unset, so the
 // expectation would check nothing. A workload check's fields are checks
-// too: a bare one there ("preempted:") is reported the same way.
+// too: a bare one there ("preempted:") is reported the same way, and so
+// is a bare count of pendingCounts ("active:").
 func nullChecks(tree any) field.ErrorList {
 	exps, _ := tree.(map[string]any)["expectations"].([]any)
 	var errs field.ErrorList
@@ -206,11 +207,21 @@ func nullChecks(tree any) field.ErrorList {
 			case k == "preempted" || k == "evicted":
 				errs = append(errs, nullCheck(ep.Child("workload", k), k))
 			default:
-				errs = append(errs, invalid(ep.Child("workload", k), "is empty, which YAML reads as unset: give it a value"))
+				errs = append(errs, nullValue(ep.Child("workload", k)))
+			}
+		}
+		c, _ := m["pendingCounts"].(map[string]any)
+		for _, k := range sortedStrings(c) {
+			if c[k] == nil {
+				errs = append(errs, nullValue(ep.Child("pendingCounts", k)))
 			}
 		}
 	}
 	return errs
+}
+
+func nullValue(p *field.Path) *field.Error {
+	return invalid(p, "is empty, which YAML reads as unset: give it a value")
 }
 
 func nullCheck(p *field.Path, key string) *field.Error {

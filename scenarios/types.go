@@ -311,6 +311,10 @@ type Expectation struct {
 	// ClusterQueue at admission, when it was admitted or pending, why it
 	// was preempted or evicted (see workload_expectation.go).
 	Workload *WorkloadExpectation `json:"workload,omitempty"`
+	// PendingCounts: Kueue's count of a ClusterQueue's pending workloads,
+	// active and inadmissible, at a simulated time (see
+	// pending_counts_expectation.go).
+	PendingCounts *PendingCountsExpectation `json:"pendingCounts,omitempty"`
 }
 
 // NoEviction names the kinds that must never be evicted.

@@ -122,6 +122,8 @@ expectations:
 - {name: p50, queueWait: {stream: train, percentile: 0.1, max: 1h}}
 - {name: idle, utilization: {flavor: a100, resource: nvidia.com/gpu, min: 0}}
 - {name: counted, counts: {stream: train, admitted: 1, refused: 0, preempted: 0, finished: 1}}
+- {name: none-pending-at-start, pendingCounts: {clusterQueue: research, at: 0s, active: 0, inadmissible: 0}}
+- {name: one-aside, pendingCounts: {clusterQueue: research, at: 8760h, inadmissible: 1}}
 `, "  - name: research\n", "  - name: research\n    cohort: org\n",
 			"queues:\n", "  kueue:\n    fairSharing: {preemptionStrategies: [LessThanOrEqualToFinalShare]}\nqueues:\n")},
 		{"a Kueue configuration", edit(t, "queues:\n", `  kueue:

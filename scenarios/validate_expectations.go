@@ -7,11 +7,11 @@ import (
 )
 
 // checkNames are an expectation's checks, in the order of the type.
-const checkNames = "noEviction: {}, placementMatchesFlavor: {}, fairShare, nominalGuarantee, queueWait, utilization, counts or workload"
+const checkNames = "noEviction: {}, placementMatchesFlavor: {}, fairShare, nominalGuarantee, queueWait, utilization, counts, workload or pendingCounts"
 
 // checkKeys are the keys of an expectation's checks, in the order of the
 // type.
-var checkKeys = []string{"noEviction", "placementMatchesFlavor", "fairShare", "nominalGuarantee", "queueWait", "utilization", "counts", "workload"}
+var checkKeys = []string{"noEviction", "placementMatchesFlavor", "fairShare", "nominalGuarantee", "queueWait", "utilization", "counts", "workload", "pendingCounts"}
 
 func (v *validator) expectations(p *field.Path) field.ErrorList {
 	var errs field.ErrorList
@@ -59,6 +59,10 @@ func (v *validator) expectations(p *field.Path) field.ErrorList {
 		if w := e.Workload; w != nil {
 			set = append(set, "workload")
 			errs = append(errs, v.workloadExpectation(ep.Child("workload"), w)...)
+		}
+		if c := e.PendingCounts; c != nil {
+			set = append(set, "pendingCounts")
+			errs = append(errs, v.pendingCounts(ep.Child("pendingCounts"), c)...)
 		}
 		switch len(set) {
 		case 0:

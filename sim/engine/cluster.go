@@ -110,11 +110,11 @@ func EmbeddedTarget(cp *cluster.ControlPlane) Target {
 }
 
 // withKueue gives t what the in-process Kueue k offers the engine: its
-// scheduler gate, its requeues, its quota reservations and weighted shares; nothing when
-// Kueue does not run in process.
+// scheduler gate, its requeues, its quota reservations, weighted shares
+// and pending-workload counts; nothing when Kueue does not run in process.
 func withKueue(t Target, k *kueuesetup.Kueue) Target {
 	if k != nil {
-		t.Gate, t.Reserving, t.Shares = k.Gate, k.Reserving, k.WeightedShare
+		t.Gate, t.Reserving, t.Shares, t.PendingCounts = k.Gate, k.Reserving, k.WeightedShare, k.PendingCounts
 		if k.Requeues != nil {
 			t.Requeues = k.Requeues
 		}

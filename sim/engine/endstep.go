@@ -55,6 +55,11 @@ func (r *Runner) endStep(extra []record.Event) error {
 		}
 	}
 	evs = append(evs, r.shares.take()...)
+	counts, err := r.counted.take()
+	if err != nil {
+		return err
+	}
+	evs = append(evs, counts...)
 	r.counts.Sim, r.counts.Pending = now, r.pending
 	if err := r.write(evs); err != nil {
 		return err

@@ -43,6 +43,9 @@ type Target struct {
 	Reserving func(clusterQueue string) (int, bool)
 	// Shares reads Kueue's weighted shares in process; nil records none.
 	Shares ShareReader
+	// PendingCounts reads Kueue's pending-workload counts per ClusterQueue
+	// in process; nil records none.
+	PendingCounts PendingReader
 	// Gate holds the in-process Kueue's scheduler while an instant is
 	// applied; nil runs without holding it (decisions may then depend on
 	// how fast Kueue sees each arrival).
@@ -102,6 +105,7 @@ type Runner struct {
 
 	obs        *observer
 	shares     *shareObserver
+	counted    *pendingObserver
 	order      *QueueOrder
 	settle     *settle.Settler
 	index      *settle.Index     // what kube-scheduler and kube-controller-manager owe, and the held pods
@@ -156,6 +160,7 @@ func New(s *scenarios.Scenario, t Target, clock *VirtualClock, opts ...Option) *
 	}
 	r.obs = newObserver(clock, t.Cache, s)
 	r.shares = newShareObserver(clock, t.Shares, s)
+	r.counted = newPendingObserver(clock, t.PendingCounts, s)
 	r.order.setOwners(t.Cache)
 	r.evict = newEvictor(t.Client, t.Cache, clock)
 	r.obs.evicted = r.evict.add
@@ -227,7 +232,11 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		position++
 	}
 	r.counts.End = r.planEnd(arrivals)
-	if err := r.write(append([]record.Event{r.header()}, r.shares.take()...)); err != nil {
+	counts, err := r.counted.take()
+	if err != nil {
+		return res, err
+	}
+	if err := r.write(append(append([]record.Event{r.header()}, r.shares.take()...), counts...)); err != nil {
 		return res, err
 	}
 

@@ -53,6 +53,8 @@ func Evaluate(s *scenarios.Scenario, run *record.Run) []Result {
 			r = counts(run, e.Counts)
 		case e.Workload != nil:
 			r = workload(run, e.Workload)
+		case e.PendingCounts != nil:
+			r = pendingCounts(run, e.PendingCounts)
 		}
 		r.Name = e.Name
 		out = append(out, r)

@@ -27,7 +27,8 @@ import (
 // ordered and counted while the gate is held; the cycle already running
 // when Hold is called finishes. Kueue's pending-workloads gauge counts a
 // held ClusterQueue's workloads as inadmissible, as it does for an inactive
-// one, and is recomputed on Hold and on Release.
+// one, and is recomputed on Hold and on Release; PendingCounts reads
+// Kueue's own numbers, as they stood before the hold.
 //
 // The gate also runs an instant's cycles in lock-step where it matters: a
 // cycle that evicts workloads (preemption) leaves work behind it (Kueue's
@@ -53,6 +54,12 @@ type SchedulerGate struct {
 	lockStep bool // pause after evicting cycles (see LockStep)
 	paused   bool
 	seen     int64 // evictions when the scheduler last went on
+
+	// published is Kueue's pending gauge as it stood when Hold last held
+	// a scheduler that was going (see PendingCounts), nil when it was
+	// paused then; publishedErr is why it could not be read.
+	published    map[string]PendingCounts
+	publishedErr error
 
 	noBackoff atomic.Bool // cycles follow one another at once (see NoBackoff)
 }
@@ -146,9 +153,13 @@ func (g *SchedulerGate) Park(ctx context.Context, timeout time.Duration) error {
 // something touches its queue, and a held scheduler takes no heads, so a
 // ClusterQueue no arrival reaches would otherwise go on showing the
 // workloads it had to try before the hold, which nothing would try until
-// Release.
+// Release. Before that, a hold of a going scheduler keeps the gauge as
+// Kueue published it, for PendingCounts (gate_pending.go).
 func (g *SchedulerGate) Hold() {
 	g.mu.Lock()
+	if !g.held {
+		g.takePublished()
+	}
 	g.held = true
 	g.mu.Unlock()
 	if g.queues != nil {

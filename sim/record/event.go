@@ -43,6 +43,11 @@ const (
 	// ClusterQueue (ClusterQueue set) or a Cohort (Cohort set). Kueue writes
 	// that status asynchronously, so a Share event is never a decision.
 	TypeShare = "Share"
+	// PendingCounts: Kueue's count of a ClusterQueue's pending workloads,
+	// active and inadmissible (its kueue_pending_workloads gauge), changed
+	// since the last settled instant (ClusterQueue and Counts set). An
+	// observation, never a decision.
+	TypePendingCounts = "PendingCounts"
 	// Warning: something the engine noticed, e.g. a step that did not settle.
 	TypeWarning = "Warning"
 	// End closes the log.
@@ -96,6 +101,10 @@ type Event struct {
 	// borrows.
 	WeightedShare *int64 `json:"weightedShare,omitempty"`
 
+	// Counts is Kueue's pending workloads of the ClusterQueue once the
+	// instant settled (PendingCounts).
+	Counts *PendingCounts `json:"counts,omitempty"`
+
 	// Run header fields.
 	Scenario string `json:"scenario,omitempty"`
 	Seed     *int64 `json:"seed,omitempty"`
@@ -120,6 +129,17 @@ type Event struct {
 	Pacing string `json:"pacing,omitempty"`
 	// Realtime: the run was paced to the wall clock (sim run --realtime).
 	Realtime bool `json:"realtime,omitempty"`
+}
+
+// PendingCounts is a ClusterQueue's pending workloads as Kueue's
+// kueue_pending_workloads{cluster_queue, status} gauge publishes them:
+// Active wait in its admission queue (or are being tried), Inadmissible
+// failed an admission attempt and wait for the cluster to change, or
+// belong to a ClusterQueue Kueue holds inactive. Both are always written,
+// 0 included.
+type PendingCounts struct {
+	Active       int `json:"active"`
+	Inadmissible int `json:"inadmissible"`
 }
 
 // Duration marshals as seconds, e.g. 90.5.

@@ -22,6 +22,9 @@ type Run struct {
 	// Shares are Kueue's published weighted shares (TypeShare events), in
 	// log order.
 	Shares []Event
+	// PendingCounts are Kueue's pending-workload counts per ClusterQueue
+	// (TypePendingCounts events, each a change), in log order.
+	PendingCounts []Event
 	// End is the simulated time of the last event.
 	End       time.Duration
 	Workloads []*Workload
@@ -110,6 +113,10 @@ func Build(events []Event) *Run {
 		case TypeShare:
 			if e.WeightedShare != nil && (e.ClusterQueue != "") != (e.Cohort != "") {
 				r.Shares = append(r.Shares, e)
+			}
+		case TypePendingCounts:
+			if e.Counts != nil && e.ClusterQueue != "" {
+				r.PendingCounts = append(r.PendingCounts, e)
 			}
 		case TypeWarning:
 			r.Warnings = append(r.Warnings, e)
