@@ -2,7 +2,6 @@ package expect
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/kueue-sim/kueue-sim/sim/record"
@@ -21,32 +20,9 @@ type tenure struct {
 }
 
 func tenures(w *record.Workload) []tenure {
-	var ends []time.Duration
-	for _, e := range w.Preemptions {
-		ends = append(ends, e.T.D())
-	}
-	for _, e := range w.Evictions {
-		ends = append(ends, e.T.D())
-	}
-	if w.Finished != nil {
-		ends = append(ends, w.Finished.T.D())
-	}
-	if w.Deleted != nil {
-		ends = append(ends, *w.Deleted)
-	}
-	sort.Slice(ends, func(i, j int) bool { return ends[i] < ends[j] })
-	out := make([]tenure, 0, len(w.Admissions))
-	next := 0
-	for i, a := range w.Admissions {
-		for next < len(ends) && ends[next] < a.T.D() {
-			next++
-		}
-		t := tenure{admission: a, n: i + 1}
-		if next < len(ends) {
-			t.to = &ends[next]
-			next++
-		}
-		out = append(out, t)
+	var out []tenure
+	for i, t := range w.Tenures() {
+		out = append(out, tenure{admission: t.Admission, n: i + 1, to: t.End})
 	}
 	return out
 }

@@ -133,39 +133,60 @@ type Interval struct {
 	Workload *Workload
 }
 
+// Tenure is one admission of a workload and the end that closed it: the
+// next preemption, eviction, finish or deletion at or after it, or nil
+// while it held quota when the run ended.
+type Tenure struct {
+	Admission Event
+	End       *time.Duration
+}
+
+// Tenures pairs each of w's admissions with the end that closed it. Each
+// end closes one admission: a workload preempted and admitted again at one
+// instant holds its second admission from that instant to its next end,
+// not for no time.
+func (w *Workload) Tenures() []Tenure {
+	var ends []time.Duration
+	for _, e := range w.Preemptions {
+		ends = append(ends, e.T.D())
+	}
+	for _, e := range w.Evictions {
+		ends = append(ends, e.T.D())
+	}
+	if w.Finished != nil {
+		ends = append(ends, w.Finished.T.D())
+	}
+	if w.Deleted != nil {
+		ends = append(ends, *w.Deleted)
+	}
+	sort.Slice(ends, func(i, j int) bool { return ends[i] < ends[j] })
+	out := make([]Tenure, 0, len(w.Admissions))
+	next := 0
+	for _, a := range w.Admissions {
+		for next < len(ends) && ends[next] < a.T.D() {
+			next++
+		}
+		t := Tenure{Admission: a}
+		if next < len(ends) {
+			t.End = &ends[next]
+			next++
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
 // Holdings lists, for every admission, the span until the workload was
 // next preempted, evicted, finished or deleted, or the run ended.
 func (r *Run) Holdings() []Interval {
 	var out []Interval
 	for _, w := range r.Workloads {
-		var ends []time.Duration
-		for _, e := range w.Preemptions {
-			ends = append(ends, e.T.D())
-		}
-		for _, e := range w.Evictions {
-			ends = append(ends, e.T.D())
-		}
-		if w.Finished != nil {
-			ends = append(ends, w.Finished.T.D())
-		}
-		if w.Deleted != nil {
-			ends = append(ends, *w.Deleted)
-		}
-		sort.Slice(ends, func(i, j int) bool { return ends[i] < ends[j] })
-		// Each end closes one admission: a workload preempted and admitted
-		// again at one instant holds quota from that instant to its next
-		// end, not for no time.
-		next := 0
-		for _, a := range w.Admissions {
-			for next < len(ends) && ends[next] < a.T.D() {
-				next++
-			}
+		for _, t := range w.Tenures() {
 			to := r.End
-			if next < len(ends) {
-				to = ends[next]
-				next++
+			if t.End != nil {
+				to = *t.End
 			}
-			out = append(out, Interval{From: a.T.D(), To: to, Usage: a.Usage, Workload: w})
+			out = append(out, Interval{From: t.Admission.T.D(), To: to, Usage: t.Admission.Usage, Workload: w})
 		}
 	}
 	return out
