@@ -100,7 +100,9 @@ func (r *retryRule) judge(busy Busy, rev string, lastActive float64) (moved bool
 // atFixedPoint tells whether Kueue is at a fixed point (see
 // Config.FixedPointCycles): at least fixedCycles cycles that admitted
 // nothing since the last write to etcd seen while it tried (a pending
-// message Kueue writes once, say), and no write since.
+// message Kueue writes once, say), and no write since. A revision it has
+// not seen is that write: it starts the count over from this poll, so
+// judge may ask twice in one poll and get the same answer.
 func (r *retryRule) atFixedPoint(rev string) bool {
 	if r.fixedCycles <= 0 || r.attempts == nil {
 		return false
