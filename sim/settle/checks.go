@@ -62,47 +62,78 @@ func (s *Settler) revision(ctx context.Context) (string, error) {
 }
 
 // busy names something that is still going on, or returns the zero Busy:
-// the engine's own workers first, then the in-process controllers, then
-// what kube-scheduler and kube-controller-manager owe.
+// the engine's own workers first, then the in-process controllers' work
+// queues, then what kube-scheduler and kube-controller-manager owe, and
+// Kueue's workloads to try last. Kueue's pending gauge is the one reason
+// the retry rule may look past (see retryRule), so it is named only when
+// nothing else is going on: a preemptor Kueue requeues while
+// kube-controller-manager deletes its targets' pods waits for those pods,
+// however many cycles Kueue runs meanwhile.
 func (s *Settler) busy() (Busy, error) {
+	if b := s.besidesKueue(); !b.IsZero() {
+		return b, nil
+	}
+	queues, trying, err := s.inProcess()
+	if err != nil || !queues.IsZero() {
+		return queues, err
+	}
+	if b := s.outOfProcess(); !b.IsZero() {
+		return b, nil
+	}
+	return trying, nil
+}
+
+// besidesKueue names the engine's own unfinished work (Config.Others).
+func (s *Settler) besidesKueue() Busy {
 	for _, f := range s.cfg.Others {
 		if b := f(); !b.IsZero() {
-			return b, nil
+			return b
 		}
 	}
-	if b, err := s.inProcess(); !b.IsZero() || err != nil {
-		return b, err
+	return Busy{}
+}
+
+// owedBesidesKueue names anything going on but Kueue trying its pending
+// workloads: the engine's workers, the in-process work queues, what the
+// out-of-process controllers owe. The retry rule moves on only when it
+// names nothing.
+func (s *Settler) owedBesidesKueue() (Busy, error) {
+	if b := s.besidesKueue(); !b.IsZero() {
+		return b, nil
+	}
+	queues, _, err := s.inProcess()
+	if err != nil || !queues.IsZero() {
+		return queues, err
 	}
 	return s.outOfProcess(), nil
 }
 
 // inProcess reads the work queues of every in-process controller (Kueue's,
-// kueue-sim's) and Kueue's queue of workloads it has yet to try.
-func (s *Settler) inProcess() (Busy, error) {
+// kueue-sim's), queues, and Kueue's queue of workloads it has yet to try,
+// trying (the first ClusterQueue with any; zero while Config.Paused). It
+// keeps Kueue's active workloads over all ClusterQueues in s.active.
+func (s *Settler) inProcess() (queues, trying Busy, err error) {
 	s.active = 0
 	mfs, err := s.gatherer.Gather()
 	if err != nil {
-		return Busy{}, fmt.Errorf("reading controller metrics: %w", err)
+		return Busy{}, Busy{}, fmt.Errorf("reading controller metrics: %w", err)
 	}
 	for _, mf := range mfs {
 		switch mf.GetName() {
 		case "workqueue_depth", "controller_runtime_active_workers":
 			for _, m := range mf.GetMetric() {
-				if m.GetGauge().GetValue() > 0 && !s.ignore[label(m, "controller")] && !s.ignore[label(m, "name")] {
-					return gaugeBusy(mf.GetName(), m), nil
+				if queues.IsZero() && m.GetGauge().GetValue() > 0 && !s.ignore[label(m, "controller")] && !s.ignore[label(m, "name")] {
+					queues = gaugeBusy(mf.GetName(), m)
 				}
 			}
 		case "kueue_pending_workloads":
 			if s.cfg.Paused != nil && s.cfg.Paused() {
 				continue
 			}
-			var first Busy
-			if s.active, first = activeIn(mf); !first.IsZero() {
-				return first, nil
-			}
+			s.active, trying = activeIn(mf)
 		}
 	}
-	return Busy{}, nil
+	return queues, trying, nil
 }
 
 // gaugeBusy is the busy reason of a work-queue gauge m of family name

@@ -20,7 +20,7 @@ type wait struct {
 func (s *Settler) begin(also func() Busy) *wait {
 	return &wait{s: s, also: also, deadline: s.clock.Now().Add(s.timings.Timeout), interval: s.timings.Poll,
 		retry: retryRule{clock: s.clock, grace: s.timings.TryGrace, progress: s.cfg.Progress, attempts: s.cfg.Attempts,
-			fixedCycles: float64(s.cfg.FixedPointCycles), gauge: s.activeWorkloads}}
+			fixedCycles: float64(s.cfg.FixedPointCycles), gauge: s.activeWorkloads, owed: s.owedBesidesKueue}}
 }
 
 // poll checks the control plane once. done means the wait is over: busy

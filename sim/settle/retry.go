@@ -28,6 +28,9 @@ type retryRule struct {
 	progress func() int64            // decisions observed; nil turns the rule off
 	attempts func() (float64, error) // Kueue's inadmissible cycles; nil: grace alone decides
 	gauge    func() (float64, error) // a fresh read of Kueue's active workloads
+	// owed names anything going on besides Kueue trying its pending
+	// workloads (Settler.owedBesidesKueue); nil: nothing is checked.
+	owed func() (Busy, error)
 	// fixedCycles: see Config.FixedPointCycles (0: off).
 	fixedCycles float64
 
@@ -70,6 +73,17 @@ func (r *retryRule) judge(busy Busy, rev string, lastActive float64) (moved bool
 		// Kueue has not run tryAttempts cycles yet: on a loaded machine
 		// time alone is no proof that it is stuck.
 	default:
+		// A poll busy with etcd's revision alone may hide work that others
+		// owe: kube-controller-manager deleting the pods of a job Kueue
+		// suspended for a preemptor that Kueue requeues meanwhile. Kueue
+		// cycles without progress until those pods are gone, so neither
+		// its cycles nor the grace say it is stuck.
+		if r.owed != nil {
+			b, err := r.owed()
+			if err != nil || !b.IsZero() {
+				return false, "", err
+			}
+		}
 		// Before moving on, the gauge is read again, whatever made this
 		// poll busy: while Kueue drains a long queue, each of its cycles
 		// writes pending messages, so etcd's revision moves at most polls

@@ -226,3 +226,45 @@ func TestFewCyclesAreNoFixedPoint(t *testing.T) {
 		t.Errorf("waits = %v, want the retry rule's move with its note", s.Waits())
 	}
 }
+
+// A preemptor Kueue requeues at every cycle while kube-controller-manager
+// deletes the pods of the job it suspended: etcd moves with each deletion
+// and Kueue's cycles admit nothing, yet the wait does not move on before
+// those pods are gone, whatever the grace and the cycles say.
+func TestOwedWorkHoldsTheRetryRule(t *testing.T) {
+	p := newPlane()
+	p.pending = 1
+	cfg := p.config(testTimings())
+	cfg.FixedPointCycles = 3
+	s := New(cfg)
+	owe := func(why Busy) {
+		cfg.Index.mu.Lock()
+		defer cfg.Index.mu.Unlock()
+		cfg.Index.set("ns/routine", why)
+	}
+	grace := DefaultTimings().TryGrace
+	var gone time.Duration
+	busy := p.drive(t, s, nil, func(poll int) {
+		p.cycles++
+		switch {
+		case poll == 2:
+			owe(Busy{Kind: JobWaits, Object: "ns/routine", Detail: "kube-controller-manager is deleting the pods of the suspended job"})
+			fallthrough
+		case poll > 2 && gone == 0:
+			p.rev++ // each poll sees a pod deleted
+		}
+		if gone == 0 && p.elapsed() >= 3*grace {
+			owe(Busy{})
+			p.pending, gone = 0, p.elapsed()
+		}
+	})
+	if !busy.IsZero() {
+		t.Fatalf("wait = %q, want quiet once the pods are gone", busy)
+	}
+	if gone == 0 || p.elapsed() < gone {
+		t.Errorf("quiet after %s, before the pods were gone", p.elapsed())
+	}
+	if s.Waits()[movedOn] != 0 || s.Waits()[fixedPoint] != 0 || len(s.TakeRetriedNotes()) != 0 {
+		t.Errorf("moved on while kube-controller-manager owed work: %v", s.Waits())
+	}
+}
