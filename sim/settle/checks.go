@@ -70,27 +70,11 @@ func (s *Settler) revision(ctx context.Context) (string, error) {
 // kube-controller-manager deletes its targets' pods waits for those pods,
 // however many cycles Kueue runs meanwhile.
 func (s *Settler) busy() (Busy, error) {
-	if b := s.besidesKueue(); !b.IsZero() {
-		return b, nil
-	}
-	queues, trying, err := s.inProcess()
-	if err != nil || !queues.IsZero() {
-		return queues, err
-	}
-	if b := s.outOfProcess(); !b.IsZero() {
-		return b, nil
+	owed, trying, err := s.owed()
+	if err != nil || !owed.IsZero() {
+		return owed, err
 	}
 	return trying, nil
-}
-
-// besidesKueue names the engine's own unfinished work (Config.Others).
-func (s *Settler) besidesKueue() Busy {
-	for _, f := range s.cfg.Others {
-		if b := f(); !b.IsZero() {
-			return b
-		}
-	}
-	return Busy{}
 }
 
 // owedBesidesKueue names anything going on but Kueue trying its pending
@@ -98,14 +82,23 @@ func (s *Settler) besidesKueue() Busy {
 // out-of-process controllers owe. The retry rule moves on only when it
 // names nothing.
 func (s *Settler) owedBesidesKueue() (Busy, error) {
-	if b := s.besidesKueue(); !b.IsZero() {
-		return b, nil
+	owed, _, err := s.owed()
+	return owed, err
+}
+
+// owed is busy's reading: what is owed besides Kueue (zero when nothing
+// is) and, when nothing is, Kueue's workloads to try.
+func (s *Settler) owed() (owed, trying Busy, err error) {
+	for _, f := range s.cfg.Others {
+		if b := f(); !b.IsZero() {
+			return b, Busy{}, nil
+		}
 	}
-	queues, _, err := s.inProcess()
+	queues, trying, err := s.inProcess()
 	if err != nil || !queues.IsZero() {
-		return queues, err
+		return queues, Busy{}, err
 	}
-	return s.outOfProcess(), nil
+	return s.outOfProcess(), trying, nil
 }
 
 // inProcess reads the work queues of every in-process controller (Kueue's,
