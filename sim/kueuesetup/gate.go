@@ -78,10 +78,11 @@ func (g *SchedulerGate) Evictions() int64 { return g.evictions.Load() }
 // replay turns it on, since its settle calls Resume; turning it off lets
 // a paused scheduler go on.
 func (g *SchedulerGate) LockStep(on bool) {
-	g.mu.Lock()
-	was := g.paused
-	g.lockStep, g.paused, g.seen = on, false, g.evictions.Load()
-	g.mu.Unlock()
+	var was bool
+	g.change(func() {
+		was = g.paused
+		g.lockStep, g.paused, g.seen = on, false, g.evictions.Load()
+	})
 	if was {
 		g.wake()
 	}
@@ -156,12 +157,12 @@ func (g *SchedulerGate) Park(ctx context.Context, timeout time.Duration) error {
 // Release. Before that, a hold of a going scheduler keeps the gauge as
 // Kueue published it, for PendingCounts (gate_pending.go).
 func (g *SchedulerGate) Hold() {
-	g.mu.Lock()
-	if !g.held {
-		g.takePublished()
-	}
-	g.held = true
-	g.mu.Unlock()
+	g.change(func() {
+		if !g.held {
+			g.takePublished()
+		}
+		g.held = true
+	})
 	if g.queues != nil {
 		g.queues.ResyncGaugeMetrics()
 	}
@@ -170,10 +171,11 @@ func (g *SchedulerGate) Hold() {
 // Release lets Kueue's scheduler take the heads of its queues again: the
 // pending gauges are recomputed and the scheduler is woken.
 func (g *SchedulerGate) Release() {
-	g.mu.Lock()
-	was := g.held || g.paused
-	g.held, g.paused, g.seen = false, false, g.evictions.Load()
-	g.mu.Unlock()
+	var was bool
+	g.change(func() {
+		was = g.held || g.paused
+		g.held, g.paused, g.seen = false, false, g.evictions.Load()
+	})
 	if was {
 		g.wake()
 	}
@@ -183,10 +185,11 @@ func (g *SchedulerGate) Release() {
 // last cycle: if that cycle evicted workloads, the scheduler stays paused
 // until Resume, as lock-step wants (Release would let it go on at once).
 func (g *SchedulerGate) Unpark() {
-	g.mu.Lock()
-	was := g.held
-	g.held = false
-	g.mu.Unlock()
+	var was bool
+	g.change(func() {
+		was = g.held
+		g.held = false
+	})
 	if was {
 		g.wake()
 	}
@@ -196,12 +199,13 @@ func (g *SchedulerGate) Unpark() {
 // whether there was such a pause (taken or about to be taken), that is
 // whether Kueue may now schedule more.
 func (g *SchedulerGate) Resume() bool {
-	g.mu.Lock()
-	was := g.lockStep && !g.held && (g.paused || g.evictions.Load() != g.seen)
-	if was {
-		g.paused, g.seen = false, g.evictions.Load()
-	}
-	g.mu.Unlock()
+	var was bool
+	g.change(func() {
+		was = g.lockStep && !g.held && (g.paused || g.evictions.Load() != g.seen)
+		if was {
+			g.paused, g.seen = false, g.evictions.Load()
+		}
+	})
 	if was {
 		g.wake()
 	}
@@ -214,6 +218,25 @@ func (g *SchedulerGate) Paused() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.lockStep && !g.held && (g.paused || g.evictions.Load() != g.seen)
+}
+
+// change runs f, which changes whether the gate is held or paused, under
+// the queue manager's lock as well as the gate's own. Kueue's scheduler
+// asks the gate about every ClusterQueue in one round of heads, holding the
+// queue manager's lock, so a round sees the gate either all before or all
+// after a change. A round that saw the hold on one ClusterQueue and the
+// release on the next would take only some of the heads, and a head could
+// then go before one it waits behind (a best-effort workload before the
+// head that reserves its cohort's quota). Lock order: the queue manager's,
+// then the gate's, as in ClusterQueueActive.
+func (g *SchedulerGate) change(f func()) {
+	if g.queues != nil {
+		g.queues.Lock()
+		defer g.queues.Unlock()
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	f()
 }
 
 func (g *SchedulerGate) wake() {
