@@ -66,6 +66,34 @@ func TestKueueIntegrationVerdicts(t *testing.T) {
 	}
 }
 
+// A raw Workload that Kueue preempts and admits again in the same instant
+// runs again from that admission, with Kueue's reconcilers slowed as on a
+// far busier machine (--slow-kueue) as without: both runs pass every
+// expectation and write byte-identical decisions.
+func TestReadmissionInOneInstantUnderSlowKueue(t *testing.T) {
+	const path = "scheduler/preempt-while-borrowing.yaml"
+	var traces [2][]byte
+	for i, extra := range [][]string{nil, {"--slow-kueue", "30ms"}} {
+		dir := t.TempDir()
+		args := append([]string{"run", path, "--progress", "none", "--report", dir}, extra...)
+		cmd := exec.Command(sim, args...)
+		cmd.Env = append(os.Environ(), "KUEUESIM_RUN_ROOT="+t.TempDir())
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("sim %s: %v:\n%s", strings.Join(args, " "), err, failures(out.String()))
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "decisions.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		traces[i] = data
+	}
+	if !bytes.Equal(traces[0], traces[1]) {
+		t.Fatalf("decisions differ with --slow-kueue:\n%s\n---\n%s", traces[0], traces[1])
+	}
+}
+
 // failures are the lines of sim run's output worth reading when a case
 // fails: the verdicts and warnings, not Kueue's log.
 func failures(out string) string {

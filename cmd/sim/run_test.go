@@ -107,9 +107,9 @@ func TestBrokenExpectationFailsWithNumbers(t *testing.T) {
 }
 
 // quickstart's jobs as RayJobs run to their end: each RayJob's submitter
-// pod (KubeRay's K8sJobMode) is counted with its cluster's pods. Before,
-// the submitter's pod carried none of the arrival's labels, no RayJob ever
-// counted as running, and the replay ended at its first instant with
+// pod (KubeRay's K8sJobMode) is counted with its cluster's pods: were the
+// submitter's pod to carry none of the arrival's labels, no RayJob would
+// count as running and the replay would end at its first instant with
 // every RayJob unfinished.
 func TestRayJobsRunToTheirEnd(t *testing.T) {
 	f := writeVariant(t, "../../scenarios/quickstart.yaml", "  kind: Job\n", "  kind: RayJob\n")
