@@ -15,7 +15,7 @@ import (
 
 	dscv1 "github.com/kueue-sim/kueue-sim/api/datasciencecluster/v1"
 	infrav1 "github.com/kueue-sim/kueue-sim/api/infrastructure/v1"
-	"github.com/kueue-sim/kueue-sim/sim/scheme"
+	"github.com/kueue-sim/kueue-sim/scheme"
 	"github.com/kueue-sim/kueue-sim/webhook"
 )
 

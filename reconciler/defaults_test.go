@@ -18,10 +18,10 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	dscv1 "github.com/kueue-sim/kueue-sim/api/datasciencecluster/v1"
+	"github.com/kueue-sim/kueue-sim/nodes"
 	"github.com/kueue-sim/kueue-sim/reconciler"
 	. "github.com/kueue-sim/kueue-sim/reconciler/reconcilertest"
 	. "github.com/kueue-sim/kueue-sim/sim/cluster/clustertest"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 )
 
 // get waits until obj exists and reads it.

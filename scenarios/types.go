@@ -6,8 +6,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
+	"github.com/kueue-sim/kueue-sim/nodes"
 	"github.com/kueue-sim/kueue-sim/scenarios/manifests"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 )
 
 // APIVersion and Kind every scenario file declares.

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
+	"github.com/kueue-sim/kueue-sim/nodes"
 )
 
 // managementStates are the DataScienceCluster states of the Kueue component.

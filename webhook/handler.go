@@ -30,7 +30,7 @@ func Setup(mgr ctrl.Manager) error {
 		kueue.GroupVersion.WithKind("ClusterQueue"),
 	} {
 		if !s.Recognizes(gvk) {
-			return fmt.Errorf("setting up kueue-sim's webhooks: the manager's scheme lacks %s: build it with sim/scheme.New", gvk)
+			return fmt.Errorf("setting up kueue-sim's webhooks: the manager's scheme lacks %s: build it with scheme.New (package scheme)", gvk)
 		}
 	}
 	f := ReaderFacts{Reader: mgr.GetAPIReader()}

@@ -20,8 +20,8 @@ import (
 	dscv1 "github.com/kueue-sim/kueue-sim/api/datasciencecluster/v1"
 	infrav1 "github.com/kueue-sim/kueue-sim/api/infrastructure/v1"
 	kueueoperatorv1 "github.com/kueue-sim/kueue-sim/api/kueueoperator/v1"
+	"github.com/kueue-sim/kueue-sim/scheme"
 	"github.com/kueue-sim/kueue-sim/sim/assets"
-	"github.com/kueue-sim/kueue-sim/sim/scheme"
 )
 
 var (

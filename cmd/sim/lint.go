@@ -9,8 +9,8 @@ import (
 
 	"github.com/kueue-sim/kueue-sim/lint"
 	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/scheme"
 	"github.com/kueue-sim/kueue-sim/sim/engine"
-	"github.com/kueue-sim/kueue-sim/sim/scheme"
 )
 
 type lintFlags struct {

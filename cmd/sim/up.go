@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kueue-sim/kueue-sim/nodes"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 	"github.com/kueue-sim/kueue-sim/sim/platform"
 	"github.com/kueue-sim/kueue-sim/sim/procs"
 )

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/e2e-framework/pkg/features"
 
 	dscv1 "github.com/kueue-sim/kueue-sim/api/datasciencecluster/v1"
-	"github.com/kueue-sim/kueue-sim/sim/scheme"
+	"github.com/kueue-sim/kueue-sim/scheme"
 )
 
 // Cluster describes the cluster the features run on.

@@ -14,7 +14,7 @@ import (
 	utiltesting "sigs.k8s.io/kueue/pkg/util/testing/v1beta2"
 	testingjob "sigs.k8s.io/kueue/pkg/util/testingjobs/job"
 
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
+	"github.com/kueue-sim/kueue-sim/nodes"
 )
 
 // FlavorPlacement checks that GPU workloads land on their flavor's nodes:

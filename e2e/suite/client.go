@@ -8,8 +8,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
 
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
-	"github.com/kueue-sim/kueue-sim/sim/scheme"
+	"github.com/kueue-sim/kueue-sim/nodes"
+	"github.com/kueue-sim/kueue-sim/scheme"
 )
 
 // Client is a client with kueue-sim's scheme on the suite's cluster.

@@ -16,8 +16,8 @@ import (
 	"sigs.k8s.io/e2e-framework/pkg/env"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
 
+	"github.com/kueue-sim/kueue-sim/nodes"
 	"github.com/kueue-sim/kueue-sim/sim/assets"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 	"github.com/kueue-sim/kueue-sim/webhook"
 )
 

@@ -15,8 +15,8 @@ import (
 	"sigs.k8s.io/e2e-framework/pkg/envfuncs"
 	kwokprovider "sigs.k8s.io/e2e-framework/support/kwok"
 
+	"github.com/kueue-sim/kueue-sim/nodes"
 	"github.com/kueue-sim/kueue-sim/sim/kwok"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 )
 
 // EnvWorkdir overrides the folder kwokctl keeps clusters in.

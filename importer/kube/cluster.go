@@ -19,7 +19,7 @@ import (
 	dscv1 "github.com/kueue-sim/kueue-sim/api/datasciencecluster/v1"
 	infrav1 "github.com/kueue-sim/kueue-sim/api/infrastructure/v1"
 	odhv1alpha "github.com/kueue-sim/kueue-sim/api/opendatahub/v1alpha"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
+	"github.com/kueue-sim/kueue-sim/nodes"
 )
 
 // DefaultSince is how far back an import from a cluster replays Workloads.

@@ -7,7 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
+	"github.com/kueue-sim/kueue-sim/nodes"
 )
 
 // droppedTaintPrefixes are taints the node lifecycle and autoscalers put

@@ -9,8 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/kueue-sim/kueue-sim/nodes"
 	"github.com/kueue-sim/kueue-sim/scenarios"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 )
 
 // Labels and resources the import uses.

@@ -21,12 +21,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	"github.com/kueue-sim/kueue-sim/nodes"
+	"github.com/kueue-sim/kueue-sim/scheme"
 	"github.com/kueue-sim/kueue-sim/sim/assets"
 	"github.com/kueue-sim/kueue-sim/sim/kubelet"
 	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 	"github.com/kueue-sim/kueue-sim/sim/procs"
-	"github.com/kueue-sim/kueue-sim/sim/scheme"
 )
 
 // ControlPlane is a running embedded control plane.

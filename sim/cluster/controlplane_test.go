@@ -24,9 +24,9 @@ import (
 	testingpytorch "sigs.k8s.io/kueue/pkg/util/testingjobs/pytorchjob"
 	testingray "sigs.k8s.io/kueue/pkg/util/testingjobs/rayjob"
 
+	"github.com/kueue-sim/kueue-sim/nodes"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
 	. "github.com/kueue-sim/kueue-sim/sim/cluster/clustertest"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 )
 
 var cp *cluster.ControlPlane

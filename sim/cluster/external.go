@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
-	"github.com/kueue-sim/kueue-sim/sim/scheme"
+	"github.com/kueue-sim/kueue-sim/scheme"
 )
 
 // ManagedByLabel (value ManagedByValue) marks the CRDs and webhook

@@ -9,8 +9,8 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/kueue-sim/kueue-sim/nodes"
 	"github.com/kueue-sim/kueue-sim/sim/assets"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 )
 
 // SetupFunc adds controllers or webhooks to the control plane's manager

@@ -17,7 +17,7 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
-	"github.com/kueue-sim/kueue-sim/sim/scheme"
+	"github.com/kueue-sim/kueue-sim/scheme"
 )
 
 // TestRunEnds: how a run ends, per kind: a long-running kind's object is

@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
-	"github.com/kueue-sim/kueue-sim/sim/scheme"
+	"github.com/kueue-sim/kueue-sim/scheme"
 )
 
 // countingReader is a cache standing in for the informers: it serves a

@@ -17,10 +17,10 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	utiltesting "sigs.k8s.io/kueue/pkg/util/testing/v1beta2"
 
+	"github.com/kueue-sim/kueue-sim/nodes"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
 	. "github.com/kueue-sim/kueue-sim/sim/cluster/clustertest"
 	"github.com/kueue-sim/kueue-sim/sim/fakes"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 )
 
 var cp *cluster.ControlPlane

@@ -14,8 +14,8 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kueue-sim/kueue-sim/nodes"
 	"github.com/kueue-sim/kueue-sim/sim/assets"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 )
 
 func TestConfigRunsTheCachedBinariesWithoutPodCompletion(t *testing.T) {

@@ -12,7 +12,7 @@
 // otherwise finish at once, before their simulated run time.
 //
 // CreateNodes makes fake GPU nodes from the same node pools the embedded
-// control plane uses (sim/nodes), annotated for kwok, which then reports
+// control plane uses (package nodes), annotated for kwok, which then reports
 // them Ready and keeps their leases alive.
 //
 // kwok and kwokctl need k8s.io v0.36 and go 1.26, so they are not in

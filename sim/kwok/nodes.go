@@ -10,7 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
+	"github.com/kueue-sim/kueue-sim/nodes"
 )
 
 // NodeAnnotation marks nodes kwok manages (kwokctl's other runtimes select
@@ -18,7 +18,7 @@ import (
 const NodeAnnotation = "kwok.x-k8s.io/node"
 
 // Nodes returns the pools' nodes as KWOK fake nodes: named prefix +
-// <pool>-<i>, labelled as sim/nodes labels them (kueue-sim.io/pool, the GPU
+// <pool>-<i>, labelled as package nodes labels them (kueue-sim.io/pool, the GPU
 // product, ...), with their capacity and allocatable resources but no
 // conditions, which kwok's node-initialize stage sets.
 func Nodes(prefix string, pools ...nodes.Pool) []*corev1.Node {

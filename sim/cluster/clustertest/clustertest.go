@@ -17,8 +17,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
+	"github.com/kueue-sim/kueue-sim/nodes"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
-	"github.com/kueue-sim/kueue-sim/sim/nodes"
 )
 
 // GPU product labels of the test pools.

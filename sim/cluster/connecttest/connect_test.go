@@ -24,9 +24,9 @@ import (
 	testingpytorch "sigs.k8s.io/kueue/pkg/util/testingjobs/pytorchjob"
 
 	dscv1 "github.com/kueue-sim/kueue-sim/api/datasciencecluster/v1"
+	"github.com/kueue-sim/kueue-sim/scheme"
 	"github.com/kueue-sim/kueue-sim/sim/assets"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
-	"github.com/kueue-sim/kueue-sim/sim/scheme"
 	"github.com/kueue-sim/kueue-sim/webhook"
 )
 
