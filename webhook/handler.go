@@ -27,7 +27,7 @@ func Setup(mgr ctrl.Manager) error {
 	for _, gvk := range []schema.GroupVersionKind{
 		dscv1.GroupVersion.WithKind("DataScienceClusterList"),
 		infrav1.GroupVersion.WithKind("HardwareProfile"),
-		kueue.GroupVersion.WithKind("ClusterQueue"),
+		kueue.SchemeGroupVersion.WithKind("ClusterQueue"),
 	} {
 		if !s.Recognizes(gvk) {
 			return fmt.Errorf("setting up kueue-sim's webhooks: the manager's scheme lacks %s: build it with scheme.New (package scheme)", gvk)

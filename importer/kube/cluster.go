@@ -242,15 +242,15 @@ func reason(err error) string {
 // kueueObjects lists a Kueue kind in v1beta2, or in v1beta1 (converted)
 // when the cluster serves no v1beta2.
 func (r *clusterReader) kueueObjects(ctx context.Context, kind, resource string) ([]map[string]any, bool, error) {
-	res := resource + "." + kueue.GroupVersion.Group
+	res := resource + "." + kueue.SchemeGroupVersion.Group
 	notes := len(r.imp.Notes)
-	items, ok, err := r.list(ctx, kueue.GroupVersion.WithKind(kind), res)
+	items, ok, err := r.list(ctx, kueue.SchemeGroupVersion.WithKind(kind), res)
 	if err != nil || ok || len(r.imp.Notes) == notes {
 		// Listed, failed or forbidden.
 		return r.cleaned(items, kind, ok, err)
 	}
 	r.imp.Notes = r.imp.Notes[:notes]
-	items, ok, err = r.list(ctx, kueuev1beta1.GroupVersion.WithKind(kind), res)
+	items, ok, err = r.list(ctx, kueuev1beta1.SchemeGroupVersion.WithKind(kind), res)
 	if err != nil || !ok {
 		return nil, ok, err
 	}
@@ -272,7 +272,7 @@ func (r *clusterReader) cleaned(items []unstructured.Unstructured, kind string, 
 	out := make([]map[string]any, 0, len(items))
 	for _, u := range items {
 		m := clean(u.Object)
-		m["apiVersion"], m["kind"] = kueue.GroupVersion.String(), kind
+		m["apiVersion"], m["kind"] = kueue.SchemeGroupVersion.String(), kind
 		out = append(out, m)
 	}
 	return out, true, nil
@@ -280,34 +280,34 @@ func (r *clusterReader) cleaned(items []unstructured.Unstructured, kind string, 
 
 // toV1beta2 converts a v1beta1 Kueue object with Kueue's conversions.
 func (r *clusterReader) toV1beta2(u unstructured.Unstructured, kind string) (map[string]any, error) {
-	old, err := r.scheme.New(kueuev1beta1.GroupVersion.WithKind(kind))
+	old, err := r.scheme.New(kueuev1beta1.SchemeGroupVersion.WithKind(kind))
 	if err != nil {
 		return nil, fmt.Errorf("converting %s %s: %w", kind, u.GetName(), err)
 	}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, old); err != nil {
 		return nil, fmt.Errorf("reading %s %s: %w", kind, u.GetName(), err)
 	}
-	cur, err := r.scheme.New(kueue.GroupVersion.WithKind(kind))
+	cur, err := r.scheme.New(kueue.SchemeGroupVersion.WithKind(kind))
 	if err != nil {
 		return nil, fmt.Errorf("converting %s %s: %w", kind, u.GetName(), err)
 	}
 	if err := r.scheme.Convert(old, cur, nil); err != nil {
 		return nil, fmt.Errorf("converting %s %s to v1beta2: %w", kind, u.GetName(), err)
 	}
-	return toMap(cur, kueue.GroupVersion.String(), kind)
+	return toMap(cur, kueue.SchemeGroupVersion.String(), kind)
 }
 
 // workloads lists the Workloads (v1beta2, else v1beta1).
 func (r *clusterReader) workloads(ctx context.Context) ([]kueue.Workload, error) {
 	const res = "workloads.kueue.x-k8s.io"
 	notes := len(r.imp.Notes)
-	items, ok, err := r.list(ctx, kueue.GroupVersion.WithKind("Workload"), res)
+	items, ok, err := r.list(ctx, kueue.SchemeGroupVersion.WithKind("Workload"), res)
 	if err != nil {
 		return nil, err
 	}
 	if !ok && len(r.imp.Notes) > notes {
 		r.imp.Notes = r.imp.Notes[:notes]
-		if items, ok, err = r.list(ctx, kueuev1beta1.GroupVersion.WithKind("Workload"), res); err != nil {
+		if items, ok, err = r.list(ctx, kueuev1beta1.SchemeGroupVersion.WithKind("Workload"), res); err != nil {
 			return nil, err
 		}
 	}

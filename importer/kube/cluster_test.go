@@ -198,7 +198,7 @@ func TestFromClusterV1beta1(t *testing.T) {
 	}}
 	c := fake.NewClientBuilder().WithScheme(s).WithObjects(rf).WithInterceptorFuncs(interceptor.Funcs{
 		List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-			if list.GetObjectKind().GroupVersionKind().GroupVersion() == kueue.GroupVersion {
+			if list.GetObjectKind().GroupVersionKind().GroupVersion() == kueue.SchemeGroupVersion {
 				gvk := list.GetObjectKind().GroupVersionKind()
 				return &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
 			}

@@ -63,7 +63,7 @@ type completion struct {
 }
 
 func (c *completion) add(kind string, obj runtime.Object) error {
-	m, err := toMap(obj, kueue.GroupVersion.String(), kind)
+	m, err := toMap(obj, kueue.SchemeGroupVersion.String(), kind)
 	if err != nil {
 		return err
 	}
@@ -181,7 +181,7 @@ func (c *completion) clusterQueues() error {
 		return nil
 	}
 	why := c.lacks + " has no ClusterQueue of that name"
-	if c.forbidden("clusterqueues." + kueue.GroupVersion.Group) {
+	if c.forbidden("clusterqueues." + kueue.SchemeGroupVersion.Group) {
 		why = "ClusterQueues could not be listed"
 	}
 	for _, name := range sortedKeys(dangling) {
@@ -226,7 +226,7 @@ func (c *completion) clusterQueues() error {
 // ClusterQueues name and nobody declares.
 func (c *completion) flavors() error {
 	why := c.lacks + " has no ResourceFlavor of that name"
-	if c.forbidden("resourceflavors." + kueue.GroupVersion.Group) {
+	if c.forbidden("resourceflavors." + kueue.SchemeGroupVersion.Group) {
 		why = "ResourceFlavors could not be listed"
 	}
 	for _, name := range sortedKeys(c.d.flavorUsers) {

@@ -194,7 +194,7 @@ func workloadOf(m map[string]any) (*kueue.Workload, string) {
 	}
 	apiVersion, _ := m["apiVersion"].(string)
 	kind, _ := m["kind"].(string)
-	if kind != "Workload" || !strings.HasPrefix(apiVersion, kueue.GroupVersion.Group+"/") {
+	if kind != "Workload" || !strings.HasPrefix(apiVersion, kueue.SchemeGroupVersion.Group+"/") {
 		what := strings.TrimSpace(apiVersion + " " + kind)
 		if what == "" {
 			what = "an object without apiVersion and kind"
@@ -202,13 +202,13 @@ func workloadOf(m map[string]any) (*kueue.Workload, string) {
 		return nil, fmt.Sprintf("%s is not a Kueue Workload (kueue.x-k8s.io): %s", what, dumpHint)
 	}
 	switch apiVersion {
-	case kueue.GroupVersion.String():
+	case kueue.SchemeGroupVersion.String():
 		wl := &kueue.Workload{}
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, wl); err != nil {
 			return nil, fmt.Sprintf("reading the Workload: %v", err)
 		}
 		return wl, ""
-	case kueuev1beta1.GroupVersion.String():
+	case kueuev1beta1.SchemeGroupVersion.String():
 		old := &kueuev1beta1.Workload{}
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, old); err != nil {
 			return nil, fmt.Sprintf("reading the Workload: %v", err)

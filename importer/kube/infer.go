@@ -172,7 +172,7 @@ func inferClusterQueue(name string, recs []record, now time.Time) *kueue.Cluster
 }
 
 func (iq *inferredQueues) add(kind string, obj runtime.Object) error {
-	m, err := toMap(obj, kueue.GroupVersion.String(), kind)
+	m, err := toMap(obj, kueue.SchemeGroupVersion.String(), kind)
 	if err != nil {
 		return err
 	}
