@@ -54,6 +54,9 @@ type junitFailure struct {
 type JUnitSuite struct {
 	Scenario string
 	Seed     int64
+	// KueueVersion is the release of the Kueue that decided; no property
+	// when empty.
+	KueueVersion string
 	// Wall is how long the run took.
 	Wall    time.Duration
 	Results []expect.Result
@@ -63,6 +66,9 @@ type JUnitSuite struct {
 func WriteJUnit(w io.Writer, s JUnitSuite) error {
 	suite := junitSuite{Name: "kueue-sim." + s.Scenario, Tests: len(s.Results), Time: seconds(s.Wall),
 		Properties: []junitProperty{{Name: "scenario", Value: s.Scenario}, {Name: "seed", Value: fmt.Sprint(s.Seed)}}}
+	if s.KueueVersion != "" {
+		suite.Properties = append(suite.Properties, junitProperty{Name: "kueueVersion", Value: s.KueueVersion})
+	}
 	for _, r := range s.Results {
 		c := junitCase{Name: r.Name, ClassName: "kueue-sim." + s.Scenario + "." + r.Check, Time: "0"}
 		if r.Passed {

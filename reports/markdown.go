@@ -15,6 +15,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	res := r.Resource
 	fmt.Fprintf(&b, "### kueue-sim report: %s\n\n", r.Scenario)
+	if r.KueueVersion != "" {
+		fmt.Fprintf(&b, "Decided by Kueue %s. ", r.KueueVersion)
+	}
 	t := r.Totals
 	fmt.Fprintf(&b, "Seed %d, %s pacing, %s simulated. %d workloads: %d admitted (%d admissions), %d preempted (%d preemptions), %d evicted, %d refused by webhooks, %d finished, %d failed, %d still pending at the end.",
 		r.Seed, r.Pacing, Dur(r.DurationSeconds), t.Workloads, t.Admitted, t.Admissions, t.Preempted, t.Preemptions, t.Evictions, t.Refused, t.Finished, t.Failed, t.PendingAtEnd)

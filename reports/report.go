@@ -33,6 +33,8 @@ type Report struct {
 	Scenario      string `json:"scenario"`
 	Seed          int64  `json:"seed"`
 	Pacing        string `json:"pacing,omitempty"`
+	// KueueVersion is the release of the Kueue that decided.
+	KueueVersion string `json:"kueueVersion,omitempty"`
 	// DurationSeconds is the simulated length of the run.
 	DurationSeconds float64 `json:"durationSeconds"`
 	// Resource is the resource the charts and the summary focus on:
@@ -91,6 +93,7 @@ func Build(run *record.Run, results []expect.Result) *Report {
 		Scenario:        run.Scenario,
 		Seed:            run.Seed,
 		Pacing:          run.Pacing,
+		KueueVersion:    run.KueueVersion,
 		DurationSeconds: run.End.Seconds(),
 		Resource:        primaryResource(run),
 		Expectations:    append([]expect.Result{}, results...),

@@ -35,7 +35,7 @@ func writeRunReports(out io.Writer, reportDir string, f runReportFlags, res *eng
 		if err != nil {
 			return fmt.Errorf("writing JUnit XML: %w", err)
 		}
-		err = reports.WriteJUnit(fh, reports.JUnitSuite{Scenario: res.Run.Scenario, Seed: res.Seed, Wall: res.Wall, Results: res.Expectations})
+		err = reports.WriteJUnit(fh, reports.JUnitSuite{Scenario: res.Run.Scenario, Seed: res.Seed, KueueVersion: res.Run.KueueVersion, Wall: res.Wall, Results: res.Expectations})
 		if cerr := fh.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("writing JUnit XML: %w", cerr)
 		}

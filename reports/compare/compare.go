@@ -82,6 +82,9 @@ func Compare(base, next *reports.Report, t *Thresholds) Result {
 	for _, m := range base.Metrics() {
 		emit(m)
 	}
+	if base.KueueVersion != next.KueueVersion && base.KueueVersion != "" && next.KueueVersion != "" {
+		res.Notes = append(res.Notes, fmt.Sprintf("Kueue %s decided the baseline and Kueue %s the new run: differences may be the upgrade's", base.KueueVersion, next.KueueVersion))
+	}
 	baseShares, nextShares := base.SharesObserved(), next.SharesObserved()
 	switch {
 	case !baseShares && nextShares:

@@ -226,3 +226,19 @@ func TestBaselineWithoutSharesIsNotComparedOnFairness(t *testing.T) {
 		t.Errorf("the table does not say the baseline lacks shares:\n%s", out)
 	}
 }
+
+// A comparison of runs that different Kueue releases decided says so: an
+// upgrade rehearsal reads its differences as the upgrade's.
+func TestComparisonNamesBothKueueReleases(t *testing.T) {
+	version := func(v string) func([]record.Event) {
+		return func(evs []record.Event) { evs[0].KueueVersion = v }
+	}
+	res := Compare(handmade(t, version("v0.16.2")), handmade(t, version("v0.19.2")), nil)
+	if out := table(t, res); !strings.Contains(out, "Kueue v0.16.2 decided the baseline and Kueue v0.19.2 the new run") {
+		t.Errorf("the table does not name both Kueue releases:\n%s", out)
+	}
+	res = Compare(handmade(t, version("v0.17.0")), handmade(t, version("v0.17.0")), nil)
+	if len(res.Notes) != 0 {
+		t.Errorf("runs of one Kueue release carry notes: %q", res.Notes)
+	}
+}

@@ -108,6 +108,9 @@ type Event struct {
 	// Run header fields.
 	Scenario string `json:"scenario,omitempty"`
 	Seed     *int64 `json:"seed,omitempty"`
+	// KueueVersion is the release of the Kueue that decided (its Go
+	// module version, such as v0.17.0).
+	KueueVersion string `json:"kueueVersion,omitempty"`
 	// Capacity per flavor and resource (node allocatable).
 	Capacity map[string]map[string]float64 `json:"capacity,omitempty"`
 	// Quotas per ClusterQueue, flavor and resource (nominal).
@@ -123,9 +126,9 @@ type Event struct {
 	// FairSharing says Kueue's fair sharing was on (cluster.kueue sets
 	// fairSharing): only then does Kueue publish weighted shares.
 	FairSharing bool `json:"fairSharing,omitempty"`
-	// Pacing is PacingStrict: every run since relaxed pacing went.
-	// Logs written before then may say "relaxed" (Kueue's order among
-	// tied workloads followed wall-clock timing there; reports warn).
+	// Pacing is PacingStrict for every run kueue-sim makes. A log that
+	// says "relaxed" comes from a build in which Kueue's order among tied
+	// workloads followed wall-clock timing; reports warn about it.
 	Pacing string `json:"pacing,omitempty"`
 	// Realtime: the run was paced to the wall clock (sim run --realtime).
 	Realtime bool `json:"realtime,omitempty"`

@@ -10,10 +10,13 @@ type Run struct {
 	Scenario string
 	Seed     int64
 	Pacing   string
-	Capacity map[string]map[string]float64
-	Quotas   map[string]map[string]map[string]float64
-	Cohorts  map[string]string
-	Weights  map[string]float64
+	// KueueVersion is the release of the Kueue that decided; empty in a
+	// log that does not say.
+	KueueVersion string
+	Capacity     map[string]map[string]float64
+	Quotas       map[string]map[string]map[string]float64
+	Cohorts      map[string]string
+	Weights      map[string]float64
 	// CohortParents and CohortWeights describe hierarchical cohorts;
 	// FairSharing says Kueue's fair sharing was on.
 	CohortParents map[string]string
@@ -74,7 +77,7 @@ func Build(events []Event) *Run {
 		}
 		switch e.Type {
 		case TypeRun:
-			r.Scenario, r.Pacing = e.Scenario, e.Pacing
+			r.Scenario, r.Pacing, r.KueueVersion = e.Scenario, e.Pacing, e.KueueVersion
 			if e.Seed != nil {
 				r.Seed = *e.Seed
 			}
