@@ -37,6 +37,18 @@ manifests:
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/sim ./cmd/sim
 
+## kueue-releases: build bin/sim-kueue-<release> for every other Kueue release kueue-sim builds against (hack/kueue/<release>.mod)
+KUEUE_RELEASES ?= v0.19.2
+kueue_tag = kueue_$(subst .,_,$(basename $(1)))
+.PHONY: kueue-releases verify-kueue-releases
+kueue-releases:
+	$(foreach r,$(KUEUE_RELEASES),$(GO) build -modfile=hack/kueue/$(r).mod -tags $(call kueue_tag,$(r)) -ldflags "$(LDFLAGS)" -o bin/sim-kueue-$(r) ./cmd/sim &&) true
+
+## verify-kueue-releases: vet every release's build, tests included, and run the unit tests of the release-specific wiring
+verify-kueue-releases:
+	$(foreach r,$(KUEUE_RELEASES),$(GO) vet -modfile=hack/kueue/$(r).mod -tags "$(call kueue_tag,$(r)) integration e2e" ./... && \
+		$(GO) test -modfile=hack/kueue/$(r).mod -tags $(call kueue_tag,$(r)) -count=1 ./sim/kueuesetup ./sim/record ./reports/... &&) true
+
 ## up: start the embedded control plane with Kueue (Ctrl-C stops it)
 .PHONY: up
 up: tools build

@@ -9,7 +9,6 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	configapi "sigs.k8s.io/kueue/apis/config/v1beta2"
-	kueueconfig "sigs.k8s.io/kueue/pkg/config"
 	"sigs.k8s.io/yaml"
 )
 
@@ -63,7 +62,7 @@ func LoadConfigData(scheme *runtime.Scheme, name string, raw []byte) (ctrl.Optio
 	if err := os.WriteFile(staged, raw, 0o600); err != nil {
 		return ctrl.Options{}, nil, fmt.Errorf("staging Kueue configuration: %w", err)
 	}
-	opts, cfg, err := kueueconfig.Load(scheme, staged)
+	opts, cfg, err := loadConfig(scheme, staged)
 	if err != nil {
 		return ctrl.Options{}, nil, fmt.Errorf("loading Kueue configuration %s: %w", name, err)
 	}

@@ -7,10 +7,8 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	"k8s.io/client-go/tools/record"
 	clocktesting "k8s.io/utils/clock/testing"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
-	"sigs.k8s.io/kueue/pkg/scheduler"
 	kwait "sigs.k8s.io/kueue/pkg/util/wait"
 )
 
@@ -26,15 +24,14 @@ func TestCycleLoopRunsKueuesCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := testClient(t, wl)
-	events := record.NewFakeRecorder(10)
-	s := scheduler.New(m, schdcache.New(c), c, events)
+	s, events := newTestScheduler(m, schdcache.New(c), c, 10)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if got := kueueCycle(s, ctx); got != kwait.SlowDown {
 		t.Errorf("kueueCycle() = %v, want SlowDown (nothing admitted)", got)
 	}
 	select {
-	case e := <-events.Events:
+	case e := <-events:
 		if !strings.Contains(e, "ClusterQueue cq not found") {
 			t.Errorf("Kueue's event = %q, want its message for an unknown ClusterQueue", e)
 		}

@@ -11,7 +11,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
-	"sigs.k8s.io/kueue/pkg/workload"
 )
 
 // SchedulerGate holds Kueue's scheduler between two scheduling cycles, so
@@ -250,7 +249,7 @@ func (g *SchedulerGate) wake() {
 // namespace/name as pending and ready to be tried (not inadmissible,
 // admitted or unknown).
 func (g *SchedulerGate) Queued(namespace, name string) bool {
-	return g.queues != nil && g.queues.GetWorkloadFromCache(workload.NewReference(namespace, name)) != nil
+	return g.queues != nil && queuedInCache(g.queues, namespace, name)
 }
 
 // Client wraps the client Kueue's scheduler writes with, counting the

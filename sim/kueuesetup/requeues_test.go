@@ -52,12 +52,11 @@ func TestRequeuesWaitForProcess(t *testing.T) {
 		}
 	}
 	// Kueue's scheduler tries the head and cannot admit it.
-	heads := m.Heads(ctx)
-	if len(heads) != 1 {
-		t.Fatalf("Heads() = %d workloads, want 1", len(heads))
+	head, n := requeueFirstHead(ctx, m)
+	if n != 1 {
+		t.Fatalf("Heads() = %d workloads, want 1", n)
 	}
-	m.RequeueWorkload(ctx, &heads[0], qcache.RequeueReasonGeneric)
-	tried := workload.Key(heads[0].Obj)
+	tried := workload.Key(head)
 	if got := m.DumpInadmissible()["req-cq"]; !slices.Equal(got, []workload.Reference{tried}) {
 		t.Fatalf("inadmissible = %v, want [%s]", got, tried)
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/discovery"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -18,7 +17,6 @@ import (
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	"sigs.k8s.io/kueue/pkg/constants"
-	"sigs.k8s.io/kueue/pkg/controller/core"
 	"sigs.k8s.io/kueue/pkg/controller/core/indexer"
 	"sigs.k8s.io/kueue/pkg/controller/failurerecovery"
 	"sigs.k8s.io/kueue/pkg/controller/jobframework"
@@ -100,8 +98,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	setupDone = true
 
 	log := ctrl.Log.WithName("kueue-setup")
-	if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(cfg.FeatureGates); err != nil {
-		return nil, fmt.Errorf("setting Kueue feature gates: %w", err)
+	if err := setFeatureGates(cfg, mgr.GetScheme()); err != nil {
+		return nil, err
 	}
 	registerMetrics.Do(func() {
 		// Kueue registers with controller-runtime's registry; this swap
@@ -143,6 +141,12 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 		queueOpts = append(queueOpts, qcache.WithAdmissionFairSharing(cfg.AdmissionFairSharing))
 		cacheOpts = append(cacheOpts, schdcache.WithAdmissionFairSharing(cfg.AdmissionFairSharing))
 	}
+	rel, relCacheOpts, relQueueOpts, err := newRelease(ctx, mgr, cfg)
+	if err != nil {
+		return nil, err
+	}
+	cacheOpts = append(cacheOpts, relCacheOpts...)
+	queueOpts = append(queueOpts, relQueueOpts...)
 	cCache := schdcache.New(mgr.GetClient(), cacheOpts...)
 
 	preemption := preemptexpectations.New()
@@ -175,6 +179,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 			return nil, fmt.Errorf("setting up Kueue's TAS indexes: %w", err)
 		}
 	}
+	if err := rel.setupIndexes(ctx, mgr); err != nil {
+		return nil, err
+	}
 	if err := jobframework.SetupIndexes(ctx, mgr.GetFieldIndexer(),
 		jobframework.WithEnabledFrameworks(cfg.Integrations.Frameworks)); err != nil {
 		return nil, fmt.Errorf("setting up Kueue's job indexes: %w", err)
@@ -201,7 +208,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 		sm.slow = o.slow
 		coreMgr = sm
 	}
-	if failed, err := core.SetupControllers(coreMgr, queues, cCache, cfg, nil, preemption, nil); err != nil {
+	if failed, err := rel.setupCoreControllers(coreMgr, queues, cCache, cfg, preemption); err != nil {
 		return nil, fmt.Errorf("setting up Kueue controller %s: %w", failed, err)
 	}
 	if sm, ok := coreMgr.(simulatedTimeManager); ok {
@@ -219,6 +226,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 			return nil, fmt.Errorf("setting up Kueue TAS controller %s: %w", failed, err)
 		}
 	}
+	if err := rel.setupControllers(mgr, queues, cfg); err != nil {
+		return nil, err
+	}
 
 	nsSelector, err := metav1.LabelSelectorAsSelector(cfg.ManagedJobsNamespaceSelector)
 	if err != nil {
@@ -231,12 +241,12 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 		jobframework.WithEnabledFrameworks(cfg.Integrations.Frameworks),
 		jobframework.WithEnabledExternalFrameworks(cfg.Integrations.ExternalFrameworks),
 		jobframework.WithManagerName(constants.KueueName),
-		jobframework.WithLabelKeysToCopy(cfg.Integrations.LabelKeysToCopy),
 		jobframework.WithCache(cCache),
 		jobframework.WithQueues(queues),
 		jobframework.WithObjectRetentionPolicies(cfg.ObjectRetentionPolicies),
 		jobframework.WithManagedJobsNamespaceSelector(nsSelector),
 	}
+	jobOpts = append(jobOpts, rel.copyOptions(cfg)...)
 	if o.schedulerClock != nil {
 		jobOpts = append(jobOpts, jobframework.WithClock(o.schedulerClock))
 	}
@@ -265,8 +275,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 		// Kueue guards this option with a testing.TB it does not use.
 		schedOpts = append(schedOpts, scheduler.WithClock(nil, o.schedulerClock))
 	}
-	sched := scheduler.New(queues, cCache, gate.Client(mgr.GetClient()),
-		mgr.GetEventRecorderFor(constants.AdmissionName), schedOpts...)
+	sched := rel.newScheduler(mgr, queues, cCache, gate.Client(mgr.GetClient()), cfg, schedOpts...)
 	if err := mgr.Add(newCycleLoop(sched, gate)); err != nil {
 		return nil, fmt.Errorf("adding Kueue's scheduler: %w", err)
 	}
