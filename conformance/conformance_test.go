@@ -12,11 +12,21 @@ import (
 	"testing"
 )
 
-// sim is the sim command built for the run: each case replays in a
-// process of its own, since a process runs at most one Kueue.
+// sim is the sim command the cases run: each case replays in a process of
+// its own, since a process runs at most one Kueue. KUEUESIM_CONFORMANCE_SIM
+// names a built one (such as bin/sim-kueue-v0.19.2, to hold another Kueue
+// release to the same verdicts); otherwise the test builds cmd/sim.
 var sim string
 
 func TestMain(m *testing.M) {
+	if s := os.Getenv("KUEUESIM_CONFORMANCE_SIM"); s != "" {
+		abs, err := filepath.Abs(s)
+		if err != nil {
+			panic(err)
+		}
+		sim = abs
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "kueue-sim-conformance-")
 	if err != nil {
 		panic(err)
