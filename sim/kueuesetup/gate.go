@@ -120,17 +120,15 @@ func (g *SchedulerGate) ClusterQueueActive(name kueue.ClusterQueueReference) boo
 // under way.
 //
 // The scheduler takes heads holding the queue manager's lock and asks the
-// gate about every ClusterQueue as it does; Park takes that lock once
-// after the hold, so the next look proves a round of heads that began
-// held, which takes nothing. It returns ctx's error, or an error after
+// gate about every ClusterQueue as it does; the hold takes that lock (see
+// change), so a round under way ends before it, and the next look proves
+// a round of heads that began held, which takes nothing. It returns ctx's error, or an error after
 // timeout if the scheduler never looks (it is not running).
 func (g *SchedulerGate) Park(ctx context.Context, timeout time.Duration) error {
 	g.Hold()
 	if g.queues == nil || g.looked == nil || len(g.queues.GetClusterQueueNames()) == 0 {
 		return nil // no ClusterQueue: the scheduler asks nothing and has nothing to schedule
 	}
-	g.queues.Lock()
-	g.queues.Unlock() //nolint:staticcheck // an empty critical section: a round of heads under way ends
 	select {
 	case <-g.looked:
 	default:

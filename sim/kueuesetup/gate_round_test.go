@@ -46,7 +46,7 @@ func (r *releaseMidRound) ClusterQueueActive(name kueue.ClusterQueueReference) b
 // should wait behind (Kueue's scheduler reserves a cohort's quota for a
 // head that cannot preempt, and that head was not taken).
 func TestGateChangesBetweenRoundsOfHeads(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	g := &SchedulerGate{checker: allActive{}}
 	cqA, lqA := testQueue("cq-a")
@@ -74,6 +74,7 @@ func TestGateChangesBetweenRoundsOfHeads(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	go m.CleanUpOnContext(ctx) // a round that never ends fails at the timeout
 	checker.armed.Store(true)
 	if heads := m.Heads(ctx); len(heads) != 2 {
 		t.Fatalf("the scheduler took %d heads, want both: the release landed in the middle of a round of heads", len(heads))

@@ -36,16 +36,17 @@ import (
 	"sigs.k8s.io/kueue/pkg/workload"
 )
 
-// loadConfig is Kueue's loader followed by Kueue's validation, which this
-// release's loader leaves to its caller. The validation reads the feature
-// gates as they stand, Kueue's defaults until Setup sets the
-// Configuration's (setFeatureGates validates again then).
+// loadConfig is Kueue's loader, then the Configuration's feature gates set
+// and the Configuration validated against them (setFeatureGates), in the
+// order Kueue's cmd/kueue takes: this release's loader leaves validation
+// to its caller, and validation reads the process-wide gates, so it must
+// see the Configuration's gates, not Kueue's defaults.
 func loadConfig(scheme *runtime.Scheme, path string) (ctrl.Options, configapi.Configuration, error) {
 	opts, cfg, err := kueueconfig.Load(scheme, path)
 	if err != nil {
 		return opts, cfg, err
 	}
-	if err := kueueconfig.Validate(&cfg, scheme).ToAggregate(); err != nil {
+	if err := setFeatureGates(&cfg, scheme); err != nil {
 		return opts, cfg, err
 	}
 	return opts, cfg, nil
@@ -100,8 +101,8 @@ func newRelease(_ context.Context, mgr ctrl.Manager, cfg *configapi.Configuratio
 	}
 	if features.Enabled(features.SchedulerLibraryIntegration) {
 		// Kueue's scheduling simulator needs k8s.io/kubernetes, which
-		// kueue-sim does not build with: this Kueue is the one built with
-		// exclude_scheduler_library.
+		// kueue-sim does not build with: Kueue's cmd/kueue alone imports
+		// it, so this Kueue acts as one built with exclude_scheduler_library.
 		return nil, nil, nil, errors.New("setting up Kueue: the SchedulerLibraryIntegration feature gate needs Kueue's scheduling simulator, which kueue-sim does not build in; disable the gate")
 	}
 	r.resourceSliceAPI = utildra.CheckResourceSliceAPIAvailable(mgr)
