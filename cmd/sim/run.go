@@ -26,6 +26,7 @@ type runFlags struct {
 	realtime  bool
 	runRoot   string
 	progress  string
+	kueue     string
 	targetFlags
 	runReportFlags
 }
@@ -61,11 +62,17 @@ With --junit FILE it writes the expectations as JUnit XML.`,
 	fl.StringVar(&f.runRoot, "run-root", procs.DefaultRunRoot(), "folder for the control plane's files; removed at the end")
 	addTargetFlags(fl, &f.targetFlags)
 	addRunReportFlags(fl, &f.runReportFlags)
+	fl.StringVar(&f.kueue, "kueue", "", "the Kueue release to replay on, such as v0.19.2 (default: the one built into this sim; others run in sim-kueue-<release> beside it, built by make kueue-releases)")
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto (a bar on a terminal, log lines otherwise), bar, log or none")
 	return cmd
 }
 
 func runRun(cmd *cobra.Command, f *runFlags, path string) error {
+	if f.kueue != "" {
+		if err := execKueueRelease(f.kueue); err != nil {
+			return withExitCode(2, err)
+		}
+	}
 	out := cmd.OutOrStdout()
 	s, err := scenarios.LoadFile(path)
 	if err != nil {

@@ -22,3 +22,15 @@ func TestInvalidScenarioExitsTwo(t *testing.T) {
 		t.Errorf("error does not name the file, line 7 and the field:\n%s", out)
 	}
 }
+
+// A Kueue release kueue-sim does not build against is refused before
+// anything starts, with exit code 2 and the supported releases.
+func TestUnsupportedKueueReleaseExitsTwo(t *testing.T) {
+	code, out := runSim(t, "run", "--kueue", "v0.15.0", "../../scenarios/quickstart.yaml")
+	if code != 2 {
+		t.Fatalf("exit code %d, want 2:\n%s", code, out)
+	}
+	if !strings.Contains(out, "unsupported Kueue release v0.15.0") || !strings.Contains(out, "v0.19.2") {
+		t.Errorf("the error does not name the release and the supported ones:\n%s", out)
+	}
+}

@@ -1,0 +1,68 @@
+package assets
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A release is this binary, a built sim-kueue-<release> beside it, or an
+// error that says what is supported or how to build what is missing.
+func TestKueueRelease(t *testing.T) {
+	dir := t.TempDir()
+	self := filepath.Join(dir, "sim")
+	other := filepath.Join(dir, "sim-kueue-v0.19.2")
+	if err := os.WriteFile(other, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"v0.17.0", "0.17.0"} {
+		if got, err := KueueRelease(want, "v0.17.0", self); got != "" || err != nil {
+			t.Errorf("KueueRelease(%q) = %q, %v; want this binary", want, got, err)
+		}
+	}
+	for _, want := range []string{"v0.19.2", "0.19.2"} {
+		if got, err := KueueRelease(want, "v0.17.0", self); got != other || err != nil {
+			t.Errorf("KueueRelease(%q) = %q, %v; want %s", want, got, err, other)
+		}
+	}
+	_, err := KueueRelease("v0.15.0", "v0.17.0", self)
+	if !errors.Is(err, ErrUnsupportedKueue) || !strings.Contains(err.Error(), "v0.17.0, v0.19.2") {
+		t.Errorf("an unsupported release: %v; want ErrUnsupportedKueue naming v0.17.0, v0.19.2", err)
+	}
+	_, err = KueueRelease("v0.19.2", "v0.17.0", filepath.Join(t.TempDir(), "sim"))
+	if err == nil || !strings.Contains(err.Error(), "make kueue-releases") {
+		t.Errorf("a release not built: %v; want an error naming make kueue-releases", err)
+	}
+}
+
+// OtherKueueReleases, the module files under hack/kueue and the
+// Makefile's KUEUE_RELEASES name the same releases.
+func TestOtherKueueReleasesAreBuilt(t *testing.T) {
+	mods, err := filepath.Glob("../../hack/kueue/*.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromMods []string
+	for _, m := range mods {
+		fromMods = append(fromMods, strings.TrimSuffix(filepath.Base(m), ".mod"))
+	}
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^KUEUE_RELEASES \?= (.*)$`).FindSubmatch(makefile)
+	if m == nil {
+		t.Fatal("the Makefile sets no KUEUE_RELEASES")
+	}
+	fromMake := strings.Fields(string(m[1]))
+	slices.Sort(fromMods)
+	slices.Sort(fromMake)
+	want := slices.Sorted(slices.Values(OtherKueueReleases))
+	if !slices.Equal(fromMods, want) || !slices.Equal(fromMake, want) {
+		t.Errorf("OtherKueueReleases %v, hack/kueue %v, Makefile KUEUE_RELEASES %v: make them agree", want, fromMods, fromMake)
+	}
+}
