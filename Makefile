@@ -38,7 +38,7 @@ build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/sim ./cmd/sim
 
 ## kueue-releases: build bin/sim-kueue-<release> for every other Kueue release kueue-sim builds against (hack/kueue/<release>.mod)
-KUEUE_RELEASES ?= v0.19.2
+KUEUE_RELEASES ?= v0.18.2 v0.19.2
 kueue_tag = kueue_$(subst .,_,$(basename $(1)))
 .PHONY: kueue-releases verify-kueue-releases
 kueue-releases:
@@ -47,7 +47,7 @@ kueue-releases:
 ## verify-kueue-releases: vet every release's build, tests included, and run the unit tests of the release-specific wiring
 verify-kueue-releases:
 	$(foreach r,$(KUEUE_RELEASES),$(GO) vet -modfile=hack/kueue/$(r).mod -tags "$(call kueue_tag,$(r)) integration e2e" ./... && \
-		$(GO) test -modfile=hack/kueue/$(r).mod -tags $(call kueue_tag,$(r)) -count=1 ./sim/kueuesetup ./sim/record ./reports/... &&) true
+		$(GO) test -modfile=hack/kueue/$(r).mod -tags $(call kueue_tag,$(r)) -count=1 ./kueuerelease ./scenarios ./sim/kueuesetup ./sim/record ./reports/... &&) true
 
 ## up: start the embedded control plane with Kueue (Ctrl-C stops it)
 .PHONY: up
@@ -107,6 +107,12 @@ gitops-gate: tools build
 .PHONY: conformance
 conformance: tools
 	set -o pipefail; $(GO) test -tags integration -count=1 -timeout 30m -v ./conformance 2>&1 | grep -Ev "^=== (RUN|PAUSE|CONT)"
+
+## conformance-releases: the conformance suite, and the bundled scenarios twice each, on every other Kueue release (KUEUE_RELEASES)
+.PHONY: conformance-releases
+conformance-releases: tools kueue-releases
+	set -o pipefail; $(foreach r,$(KUEUE_RELEASES),KUEUESIM_CONFORMANCE_SIM=$(CURDIR)/bin/sim-kueue-$(r) \
+		$(GO) test -tags integration -count=1 -timeout 40m -v ./conformance 2>&1 | grep -Ev "^=== (RUN|PAUSE|CONT)" &&) true
 
 ## bench: benchmarks on the embedded control plane (medians need BENCH_COUNT=3 on a quiet machine):
 ##        Kueue's baseline shape with raw Workloads and Jobs at BENCH_SIZES, Kueue's own harness, the openb fill replay

@@ -171,6 +171,7 @@ func decodeStrict(js []byte, s *Scenario) field.ErrorList {
 	if kueue := kueueConfig(tree); kueue != nil {
 		errs = append(errs, checkKueueConfig(field.NewPath("cluster", "kueue"), kueue)...)
 	}
+	errs = append(errs, checkKueueReleases(tree)...)
 	if len(errs) > 0 {
 		return errs
 	}

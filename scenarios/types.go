@@ -6,6 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
 	"github.com/kueue-sim/kueue-sim/nodes"
 	"github.com/kueue-sim/kueue-sim/scenarios/manifests"
 )
@@ -58,13 +59,26 @@ type Loaded struct {
 	ManagementStateSet bool
 }
 
-// KueueSettings is the scenario's Kueue Configuration body: cluster.kueue,
-// or the file cluster.kueueConfig names.
+// KueueSettings is the scenario's Kueue Configuration body for the Kueue
+// compiled into this binary: cluster.kueue, or the file cluster.kueueConfig
+// names, with the cluster.kueueReleases bodies that select that release
+// laid over it.
 func (s *Scenario) KueueSettings() map[string]any {
+	return s.KueueSettingsFor(kueuerelease.Compiled())
+}
+
+// KueueSettingsFor is KueueSettings for Kueue release.
+func (s *Scenario) KueueSettingsFor(release string) map[string]any {
+	base := s.Cluster.Kueue
 	if s.Cluster.KueueConfig != "" {
-		return s.Loaded.KueueConfig
+		base = s.Loaded.KueueConfig
 	}
-	return s.Cluster.Kueue
+	for _, key := range releaseKeys(s.Cluster.KueueReleases) {
+		if kueuerelease.Matches(key, release) {
+			base = mergePatch(base, s.Cluster.KueueReleases[key])
+		}
+	}
+	return base
 }
 
 // Cluster is the simulated cluster: nodes, Kueue's configuration and the
@@ -81,6 +95,19 @@ type Cluster struct {
 	// KueueConfig is a Kueue Configuration file (config.kueue.x-k8s.io
 	// v1beta1 or v1beta2), relative to the scenario; excludes Kueue.
 	KueueConfig string `json:"kueueConfig,omitempty"`
+	// KueueVersion is the Kueue release that replays the scenario, such as
+	// v0.19.2, or a minor, v0.19, for its newest supported release: `sim
+	// run` hands the run to that release's sim unless --kueue (or
+	// KUEUESIM_KUEUE) names another. Default: the sim's own release.
+	KueueVersion string `json:"kueueVersion,omitempty"`
+	// KueueReleases are Kueue Configuration bodies per Kueue release
+	// ("v0.19.2") or minor ("v0.19"), laid over cluster.kueue (or the file
+	// cluster.kueueConfig names) when that Kueue runs the scenario, as a
+	// JSON merge patch (RFC 7386): mappings merge, other values replace,
+	// null removes. A minor's body applies before a release's. For what
+	// one release needs and another refuses: a feature gate only one
+	// release knows, a default one release changed.
+	KueueReleases map[string]map[string]any `json:"kueueReleases,omitempty"`
 }
 
 // OpenShiftAI are the DataScienceCluster and dashboard settings.

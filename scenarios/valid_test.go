@@ -181,13 +181,18 @@ func TestLoadDecodes(t *testing.T) {
 	}
 }
 
-// TestBundledScenarios loads every scenario shipped in this folder: new
-// ones are picked up as they are added.
+// TestBundledScenarios loads every scenario shipped in this folder and in
+// upgrade/: new ones are picked up as they are added.
 func TestBundledScenarios(t *testing.T) {
 	files, err := filepath.Glob("*.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
+	upgrades, err := filepath.Glob("upgrade/*.yaml")
+	if err != nil || len(upgrades) == 0 {
+		t.Fatalf("no upgrade scenario (upgrade/*.yaml) found: %v", err)
+	}
+	files = append(files, upgrades...)
 	if len(files) == 0 {
 		t.Fatal("no bundled scenarios (*.yaml) found")
 	}

@@ -5,8 +5,8 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
 	"github.com/kueue-sim/kueue-sim/sim/assets"
-	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
 )
 
 // execKueueRelease hands the command over to the sim that runs Kueue
@@ -19,7 +19,7 @@ func execKueueRelease(want string) error {
 	if err != nil {
 		return fmt.Errorf("finding this sim: %w", err)
 	}
-	other, err := assets.KueueRelease(want, kueuesetup.Version(), self)
+	other, err := assets.KueueRelease(want, kueuerelease.Compiled(), self)
 	if err != nil || other == "" {
 		return err
 	}

@@ -11,7 +11,7 @@ func TestPlanRejectsBadPaths(t *testing.T) {
 		t.Errorf("unknown pool: exit %d, want 2:\n%s", code, out)
 	}
 	code, out = simInProcess(t, "plan", "testdata/plan-minimum.yaml", "--vary", "cluster.nodepools[a100].count=1", "--out", t.TempDir())
-	if code != 2 || !strings.Contains(out, `cluster has no field "nodepools"; its fields: kueue, kueueConfig, nodePools, openshiftAI`) {
+	if code != 2 || !strings.Contains(out, `cluster has no field "nodepools"; its fields: kueue, kueueConfig, kueueReleases, kueueVersion, nodePools, openshiftAI`) {
 		t.Errorf("misspelt field: exit %d, want 2:\n%s", code, out)
 	}
 }

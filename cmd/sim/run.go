@@ -68,8 +68,12 @@ With --junit FILE it writes the expectations as JUnit XML.`,
 }
 
 func runRun(cmd *cobra.Command, f *runFlags, path string) error {
-	if f.kueue != "" {
-		if err := execKueueRelease(f.kueue); err != nil {
+	want := f.kueue
+	if want == "" {
+		want = scenarios.PinnedKueue(path) // cluster.kueueVersion
+	}
+	if want != "" {
+		if err := execKueueRelease(want); err != nil {
 			return withExitCode(2, err)
 		}
 	}

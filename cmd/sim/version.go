@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
 	"github.com/kueue-sim/kueue-sim/sim/assets"
-	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
 )
 
 // release is the kueue-sim release this source is, the newest version
@@ -38,7 +38,7 @@ func newVersionCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "kueue-sim                %s\n", simVersion())
-			fmt.Fprintf(out, "Kueue (in-process)       %s\n", orUnknown(kueuesetup.Version()))
+			fmt.Fprintf(out, "Kueue (in-process)       %s\n", orUnknown(kueuerelease.Compiled()))
 			fmt.Fprintf(out, "controller-runtime       %s\n", moduleVersion("sigs.k8s.io/controller-runtime"))
 			bins, err := assets.FindBinaries()
 			if err != nil {

@@ -15,6 +15,9 @@ type TableOptions struct {
 	All bool
 	// Markdown writes a Markdown table (for a pull-request comment).
 	Markdown bool
+	// NoVerdict leaves the verdict line out, for a caller that writes its
+	// own.
+	NoVerdict bool
 }
 
 // WriteTable writes what moved (or everything), then a verdict line.
@@ -44,6 +47,9 @@ func (res Result) WriteTable(w io.Writer, o TableOptions) error {
 		if _, err := fmt.Fprintln(w, "note: "+n); err != nil {
 			return fmt.Errorf("writing the comparison: %w", err)
 		}
+	}
+	if o.NoVerdict {
+		return nil
 	}
 	verdict := fmt.Sprintf("%d of %d metrics moved; ", moved, len(res.Rows))
 	if res.Passed() {

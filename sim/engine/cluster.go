@@ -3,35 +3,46 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	afs "sigs.k8s.io/kueue/pkg/util/admissionfairsharing"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
 	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
 	"github.com/kueue-sim/kueue-sim/sim/platform"
 )
 
-// KueueConfig is the scenario's Kueue Configuration, as YAML, with the
-// labels the engine follows workloads by added to integrations.
-// labelKeysToCopy so that Kueue copies them onto Workloads.
+// KueueConfig is the scenario's Kueue Configuration for the Kueue compiled
+// in, as YAML, with the labels the engine follows workloads by added to
+// integrations.labelKeysToCopy so that Kueue copies them onto Workloads.
 func KueueConfig(s *scenarios.Scenario) ([]byte, error) {
+	return KueueConfigFor(s, kueuerelease.Compiled())
+}
+
+// KueueConfigFor is KueueConfig for Kueue release: the scenario's
+// cluster.kueueReleases bodies that select release laid over it.
+func KueueConfigFor(s *scenarios.Scenario, release string) ([]byte, error) {
 	doc := map[string]any{}
-	for k, v := range s.KueueSettings() {
+	for k, v := range s.KueueSettingsFor(release) {
 		doc[k] = v
 	}
 	doc["apiVersion"] = "config.kueue.x-k8s.io/v1beta2"
 	doc["kind"] = "Configuration"
-	integ, _ := doc["integrations"].(map[string]any)
+	// A copy of integrations and its keys: the scenario's own stay as
+	// loaded, however often its configuration is written.
+	given, _ := doc["integrations"].(map[string]any)
+	integ := maps.Clone(given)
 	if integ == nil {
 		integ = map[string]any{}
 	}
 	keys, _ := integ["labelKeysToCopy"].([]any)
-	keys = append(keys, WorkloadLabel, StreamLabel)
-	integ["labelKeysToCopy"] = keys
+	integ["labelKeysToCopy"] = append(slices.Clip(keys), WorkloadLabel, StreamLabel)
 	doc["integrations"] = integ
 	data, err := yaml.Marshal(doc)
 	if err != nil {

@@ -9,8 +9,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
 	"github.com/kueue-sim/kueue-sim/scenarios"
-	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
@@ -53,7 +53,7 @@ func manifestSource(s *scenarios.Scenario, obj client.Object) string {
 // reports measure against.
 func (r *Runner) header() record.Event {
 	seed := r.seed
-	e := record.Event{Type: record.TypeRun, Scenario: r.s.Name, Seed: &seed, KueueVersion: kueuesetup.Version(), Pacing: record.PacingStrict, Realtime: r.realtime,
+	e := record.Event{Type: record.TypeRun, Scenario: r.s.Name, Seed: &seed, KueueVersion: kueuerelease.Compiled(), Pacing: record.PacingStrict, Realtime: r.realtime,
 		Capacity: map[string]map[string]float64{}, Quotas: map[string]map[string]map[string]float64{},
 		Cohorts: map[string]string{}, Weights: map[string]float64{},
 		CohortParents: map[string]string{}, CohortWeights: map[string]float64{},

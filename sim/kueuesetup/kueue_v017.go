@@ -1,11 +1,12 @@
-//go:build !kueue_v0_19
+//go:build !kueue_v0_18 && !kueue_v0_19
 
-// This file builds against Kueue v0.17 (the module's go.mod). Its twin,
-// kueue_v019.go, builds against Kueue v0.19 (-tags kueue_v0_19 with
-// hack/kueue/v0.19.2.mod): the two releases wire their setup differently
-// (feature gates, core controllers, the scheduler's event recorder, the
-// queue manager's lookups), and each file does it as that release's
-// cmd/kueue does.
+// This file builds against Kueue v0.17 (the module's go.mod). Its twins
+// build against the other releases: kueue_v018.go against Kueue v0.18
+// (-tags kueue_v0_18 with hack/kueue/v0.18.2.mod), kueue_v019.go against
+// Kueue v0.19 (-tags kueue_v0_19 with hack/kueue/v0.19.2.mod). The
+// releases wire their setup differently (feature gates, core controllers,
+// the scheduler's event recorder, the queue manager's lookups), and each
+// file does it as that release's cmd/kueue does.
 
 package kueuesetup
 

@@ -1,10 +1,12 @@
-//go:build !kueue_v0_19
+//go:build !kueue_v0_18 && !kueue_v0_19
 
-// This file builds against Kueue v0.17 (the module's go.mod); its twin,
-// kueue_v019_test.go, against Kueue v0.19 (-tags kueue_v0_19 with
-// hack/kueue/v0.19.2.mod): the two releases' schedulers record events
-// through different client-go event APIs, and their queue managers hand
-// out and take back heads as different types.
+// This file builds against Kueue v0.17 (the module's go.mod); its twins,
+// kueue_v018_test.go and kueue_v019_test.go, against Kueue v0.18 (-tags
+// kueue_v0_18 with hack/kueue/v0.18.2.mod) and v0.19 (-tags kueue_v0_19
+// with hack/kueue/v0.19.2.mod): the releases' schedulers record events
+// through different client-go event APIs, their queue managers hand out
+// and take back heads as different types, and they decide waitForPodsReady
+// differently (waitForPodsReadyCases).
 
 package kueuesetup
 
@@ -17,6 +19,8 @@ import (
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	"sigs.k8s.io/kueue/pkg/scheduler"
+
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
 )
 
 // newTestScheduler builds Kueue's scheduler with a fake event recorder
@@ -36,4 +40,14 @@ func requeueFirstHead(ctx context.Context, m *qcache.Manager) (*kueue.Workload, 
 	}
 	m.RequeueWorkload(ctx, &heads[0], qcache.RequeueReasonGeneric)
 	return heads[0].Obj, len(heads)
+}
+
+// waitForPodsReadyCases are how Kueue v0.17 decides waitForPodsReady: on
+// only when the Configuration sets it.
+var waitForPodsReadyCases = []struct {
+	body string
+	want kueuerelease.WaitForPodsReady
+}{
+	{"", kueuerelease.WaitForPodsReady{}},
+	{"waitForPodsReady:\n  timeout: 10m\n", kueuerelease.WaitForPodsReady{Enabled: true, Timeout: "10m0s"}},
 }

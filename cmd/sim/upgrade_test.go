@@ -1,0 +1,15 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// A release kueue-sim does not run is refused before any replay, with
+// exit code 2 and the supported releases.
+func TestUpgradeToUnsupportedReleaseExitsTwo(t *testing.T) {
+	code, out := runSim(t, "upgrade", "../../scenarios/quickstart.yaml", "--from", "v0.17.0", "--to", "v0.15.0", "--report", t.TempDir())
+	if code != 2 || !strings.Contains(out, "--to: unsupported Kueue release v0.15.0") {
+		t.Errorf("exit code %d, want 2 and the release named:\n%s", code, out)
+	}
+}

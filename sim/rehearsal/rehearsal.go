@@ -1,0 +1,198 @@
+package rehearsal
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
+	"github.com/kueue-sim/kueue-sim/reports/compare"
+	"github.com/kueue-sim/kueue-sim/reports/upgrade"
+	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/assets"
+	"github.com/kueue-sim/kueue-sim/sim/engine"
+)
+
+// ErrRelease is wrapped by Run's error when --from or --to names a release
+// kueue-sim does not run, or one whose sim is not built.
+var ErrRelease = errors.New("release unavailable")
+
+// releaseError is an error of ErrRelease that reads as its cause.
+type releaseError struct{ err error }
+
+func (e releaseError) Error() string        { return e.err.Error() }
+func (e releaseError) Unwrap() error        { return e.err }
+func (e releaseError) Is(target error) bool { return target == ErrRelease }
+
+// ErrScenario is wrapped by Run's error when a release refuses the
+// scenario (its sim exits 2): bad input, not a failed rehearsal.
+var ErrScenario = errors.New("the scenario does not load")
+
+// Option configures Run.
+type Option func(*options)
+
+type options struct {
+	thresholds *compare.Thresholds
+	self       string
+	log        io.Writer
+	runArgs    []string
+}
+
+// WithThresholds judges the metrics by th (sim compare's thresholds).
+func WithThresholds(th *compare.Thresholds) Option { return func(o *options) { o.thresholds = th } }
+
+// WithSelf names the sim binary whose folder holds the other releases'
+// sims and which runs its own release (default: this executable).
+func WithSelf(path string) Option { return func(o *options) { o.self = path } }
+
+// WithLog receives a line as each replay starts and ends.
+func WithLog(w io.Writer) Option { return func(o *options) { o.log = w } }
+
+// WithRunArgs adds arguments to both replays' sim run (such as --seed).
+func WithRunArgs(args ...string) Option {
+	return func(o *options) { o.runArgs = append(o.runArgs, args...) }
+}
+
+// side is one release's half of the rehearsal: its report folder is
+// dir/from or dir/to.
+type side struct {
+	name, release, sim, dir string
+}
+
+// Run replays the scenario at path (already loaded as s) on Kueue
+// releases from and to, writes each run's report to dir/from and dir/to
+// and the upgrade report to dir, and returns it.
+func Run(ctx context.Context, path string, s *scenarios.Scenario, from, to, dir string, opts ...Option) (*upgrade.Report, error) {
+	o := options{log: io.Discard}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.self == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("finding this sim: %w", err)
+		}
+		o.self = self
+	}
+	sides := []*side{{name: "from", release: from}, {name: "to", release: to}}
+	for _, sd := range sides {
+		sd.release = "v" + strings.TrimPrefix(sd.release, "v")
+		bin, err := assets.KueueRelease(sd.release, kueuerelease.Compiled(), o.self)
+		if err != nil {
+			return nil, releaseError{fmt.Errorf("--%s: %w", sd.name, err)}
+		}
+		sd.sim, sd.dir = bin, filepath.Join(dir, sd.name)
+		if bin == "" {
+			sd.sim = o.self
+		}
+		if err := os.MkdirAll(sd.dir, 0o755); err != nil {
+			return nil, fmt.Errorf("making %s: %w", sd.dir, err)
+		}
+	}
+	var defaults [2]kueuerelease.Defaults
+	for i, sd := range sides {
+		d, err := sd.defaults(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		defaults[i] = d
+	}
+	for _, sd := range sides {
+		fmt.Fprintf(o.log, "replaying on Kueue %s (%s)\n", sd.release, sd.dir)
+		if err := sd.replay(ctx, path, o.runArgs); err != nil {
+			return nil, err
+		}
+	}
+	var findings []upgrade.Finding
+	for _, c := range kueuerelease.Changes(defaults[0], defaults[1]) {
+		findings = append(findings, upgrade.Finding{Kind: c.Kind, Name: c.Name, From: c.From, To: c.To, Detail: c.Detail})
+	}
+	rep, err := upgrade.Build(sides[0].dir, sides[1].dir, findings, o.thresholds)
+	if err != nil {
+		return nil, err
+	}
+	if err := rep.WriteFiles(dir); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// defaults asks the side's sim for its Kueue's feature gates and the
+// defaults it derives from the scenario's configuration for that release.
+func (sd *side) defaults(ctx context.Context, s *scenarios.Scenario) (kueuerelease.Defaults, error) {
+	var d kueuerelease.Defaults
+	cfg, err := engine.KueueConfigFor(s, sd.release)
+	if err != nil {
+		return d, err
+	}
+	file := filepath.Join(sd.dir, "kueue-config.yaml")
+	if err := os.WriteFile(file, cfg, 0o644); err != nil {
+		return d, fmt.Errorf("writing %s: %w", file, err)
+	}
+	var out, errOut bytes.Buffer
+	cmd := exec.CommandContext(ctx, sd.sim, "kueue-defaults", "--kueue-config", file, "-o", "json")
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && exit.ExitCode() == 2 {
+			return d, fmt.Errorf("%w on Kueue %s: its configuration: %s", ErrScenario, sd.release, strings.TrimSpace(errOut.String()))
+		}
+		return d, fmt.Errorf("reading Kueue %s's defaults (%s kueue-defaults): %w: %s", sd.release, sd.sim, err, strings.TrimSpace(errOut.String()))
+	}
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+		return d, fmt.Errorf("reading Kueue %s's defaults: %w", sd.release, err)
+	}
+	return d, nil
+}
+
+// replay runs the scenario on the side's sim, its output in run.log. A
+// run that ends with an expectation failed (exit 1, its report written)
+// is part of what the rehearsal reports, not an error.
+func (sd *side) replay(ctx context.Context, path string, extra []string) error {
+	logFile := filepath.Join(sd.dir, "run.log")
+	fh, err := os.Create(logFile)
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", logFile, err)
+	}
+	defer fh.Close()
+	args := append([]string{"run", path, "--kueue", sd.release, "--report", sd.dir, "--progress", "none"}, extra...)
+	cmd := exec.CommandContext(ctx, sd.sim, args...)
+	cmd.Stdout, cmd.Stderr = fh, fh
+	err = cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &exit) && exit.ExitCode() == 1 && exists(filepath.Join(sd.dir, "report.json")):
+		return nil // the run ended and an expectation failed
+	case errors.As(err, &exit) && exit.ExitCode() == 2:
+		return fmt.Errorf("%w on Kueue %s: %s", ErrScenario, sd.release, tail(logFile))
+	default:
+		return fmt.Errorf("replaying on Kueue %s: %w (its output: %s)", sd.release, err, logFile)
+	}
+}
+
+// tail is the last lines of a run's log, for an error message.
+func tail(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return path
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) > 12 {
+		lines = lines[len(lines)-12:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
