@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -40,6 +42,7 @@ func newVersionCmd() *cobra.Command {
 			fmt.Fprintf(out, "kueue-sim                %s\n", simVersion())
 			fmt.Fprintf(out, "Kueue (in-process)       %s\n", orUnknown(kueuerelease.Compiled()))
 			fmt.Fprintf(out, "controller-runtime       %s\n", moduleVersion("sigs.k8s.io/controller-runtime"))
+			fmt.Fprintf(out, "Kueue releases           %s\n", kueueReleases())
 			bins, err := assets.FindBinaries()
 			if err != nil {
 				fmt.Fprintf(out, "Kubernetes binaries      %s (not found: run `sim tools install`)\n", assets.KubernetesVersion)
@@ -80,4 +83,26 @@ func orUnknown(v string) string {
 		return "unknown"
 	}
 	return v
+}
+
+// kueueReleases lists every Kueue release kueue-sim runs, each marked by
+// where its sim is: this one, built beside it, or not built yet.
+func kueueReleases() string {
+	self, err := os.Executable()
+	if err != nil {
+		self = ""
+	}
+	var parts []string
+	for _, r := range kueuerelease.Supported {
+		other, err := assets.KueueRelease(r, kueuerelease.Compiled(), self)
+		switch {
+		case err == nil && other == "":
+			parts = append(parts, r+" (this sim)")
+		case err == nil:
+			parts = append(parts, r+" (built)")
+		default:
+			parts = append(parts, r+" (not built: make kueue-releases)")
+		}
+	}
+	return strings.Join(parts, ", ")
 }
