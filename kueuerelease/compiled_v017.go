@@ -3,4 +3,4 @@
 package kueuerelease
 
 // compiled is the Kueue release go.mod requires.
-const compiled = "v0.17.0"
+const compiled = Default

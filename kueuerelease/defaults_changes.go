@@ -36,8 +36,9 @@ type Change struct {
 
 // Changes compares what two releases read from one configuration, from
 // the old release to the new, sorted by kind and name. A gate added off
-// by default changes nothing and is left out, as are differences the
-// configuration itself makes, setting a gate for one release alone.
+// by default changes nothing and is left out, as is a gate the
+// configuration sets for one release alone; a setting it gives one
+// release alone is listed, as that release reads it.
 func Changes(from, to Defaults) []Change {
 	var out []Change
 	out = append(out, gateChanges(from, to)...)
@@ -153,8 +154,9 @@ func waitForPodsReadyFix(d Defaults) string {
 }
 
 // settingChanges are the differences between the effective
-// Configurations but for waitForPodsReady (waitForPodsReadyChanges) and
-// featureGates (gateChanges), which each release reads through its gates.
+// Configurations (each release's defaults, or the scenario's settings for
+// that release) but for featureGates (gateChanges) and whether
+// waitForPodsReady is in effect and its timeout (waitForPodsReadyChanges).
 func settingChanges(from, to Defaults) []Change {
 	paths := map[string]bool{}
 	for p := range from.EffectiveConfiguration {
@@ -165,7 +167,12 @@ func settingChanges(from, to Defaults) []Change {
 	}
 	var out []Change
 	for p := range paths {
-		if under(p, "waitForPodsReady") || under(p, "featureGates") {
+		if under(p, "featureGates") || p == "waitForPodsReady.timeout" || p == "waitForPodsReady.enable" {
+			continue
+		}
+		// waitForPodsReady's other fields matter only where both releases
+		// wait for pods; whether they do is waitForPodsReadyChanges'.
+		if under(p, "waitForPodsReady") && !(from.WaitForPodsReady.Enabled && to.WaitForPodsReady.Enabled) {
 			continue
 		}
 		f, inFrom := from.EffectiveConfiguration[p]
@@ -182,7 +189,7 @@ func settingChanges(from, to Defaults) []Change {
 			c.Detail = fmt.Sprintf("%s has no %s, which %s set to %s: its code decides that now, see its release notes.",
 				to.KueueVersion, p, from.KueueVersion, f)
 		default:
-			c.Detail = fmt.Sprintf("%s defaults %s to %s, where %s had %s: set it in cluster.kueue to keep %s.",
+			c.Detail = fmt.Sprintf("%s reads %s as %s, where %s read %s: set it in cluster.kueue to keep %s.",
 				to.KueueVersion, p, t, from.KueueVersion, f, f)
 		}
 		out = append(out, c)

@@ -74,6 +74,9 @@ func TestSupportedAreBuilt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if string(m[1]) != Default {
+		t.Errorf("Default is %s, go.mod requires %s: make them agree", Default, m[1])
+	}
 	want := []string{string(m[1])}
 	for _, f := range mods {
 		want = append(want, filepath.Base(f[:len(f)-len(".mod")]))

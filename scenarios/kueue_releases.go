@@ -28,9 +28,10 @@ func releaseKeys(m map[string]map[string]any) []string {
 	return keys
 }
 
-// mergePatch is patch laid over base as a JSON merge patch (RFC 7386),
-// without changing either: mappings merge key by key, a null removes the
-// key, any other value replaces.
+// mergePatch is patch laid over base as a JSON merge patch (RFC 7386):
+// mappings merge key by key, a null removes the key, any other value
+// replaces. It writes into neither; the result shares their untouched
+// values.
 func mergePatch(base, patch map[string]any) map[string]any {
 	out := make(map[string]any, len(base)+len(patch))
 	for k, v := range base {

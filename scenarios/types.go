@@ -67,7 +67,8 @@ func (s *Scenario) KueueSettings() map[string]any {
 	return s.KueueSettingsFor(kueuerelease.Compiled())
 }
 
-// KueueSettingsFor is KueueSettings for Kueue release.
+// KueueSettingsFor is KueueSettings for Kueue release. The result shares
+// nested values with the scenario: read it, never change it.
 func (s *Scenario) KueueSettingsFor(release string) map[string]any {
 	base := s.Cluster.Kueue
 	if s.Cluster.KueueConfig != "" {

@@ -39,8 +39,9 @@ and DIR/to), in this order:
   3. the run metrics side by side;
   4. the verdict: with --fail-on (a sim compare thresholds file), exit 1
      when a metric crosses its threshold.
-Exit status: 0 done (no threshold crossed), 1 a threshold crossed, 2 bad
-input (a scenario or release that does not load).`,
+Exit status: 0 done (no threshold crossed), 1 a threshold crossed or a
+replay failed, 2 bad input (a scenario that does not load on a release,
+a release unsupported or not built, --from equal to --to).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runUpgrade(cmd, f, args[0]) },
 	}
@@ -57,8 +58,9 @@ input (a scenario or release that does not load).`,
 }
 
 func runUpgrade(cmd *cobra.Command, f *upgradeFlags, path string) error {
-	s, err := scenarios.LoadFile(path)
-	if err != nil {
+	// Loaded here for the error a user reads first; each release's sim
+	// loads it again with that release's checks.
+	if _, err := scenarios.LoadFile(path); err != nil {
 		return withExitCode(2, err)
 	}
 	opts := []rehearsal.Option{rehearsal.WithLog(cmd.ErrOrStderr())}
@@ -74,7 +76,7 @@ func runUpgrade(cmd *cobra.Command, f *upgradeFlags, path string) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	rep, err := rehearsal.Run(ctx, path, s, f.from, f.to, f.reportDir, opts...)
+	rep, err := rehearsal.Run(ctx, path, f.from, f.to, f.reportDir, opts...)
 	if errors.Is(err, rehearsal.ErrRelease) || errors.Is(err, rehearsal.ErrScenario) {
 		return withExitCode(2, err)
 	}

@@ -15,25 +15,29 @@ import (
 )
 
 var (
-	releaseOnce sync.Once
-	releaseErr  error
+	releaseMu    sync.Mutex
+	releaseBuilt = map[string]error{}
 )
 
 // buildRelease builds sim-kueue-<release> beside the test's sim, as make
-// kueue-releases does beside bin/sim.
+// kueue-releases does beside bin/sim, once per release.
 func buildRelease(t *testing.T, release string) {
 	t.Helper()
 	buildSim(t)
-	releaseOnce.Do(func() {
+	releaseMu.Lock()
+	defer releaseMu.Unlock()
+	err, done := releaseBuilt[release]
+	if !done {
 		minor := strings.ReplaceAll(kueuerelease.Minor(release), ".", "_")
-		out, err := exec.Command("go", "build", "-modfile=../../hack/kueue/"+release+".mod", "-tags", "kueue_"+minor,
+		out, berr := exec.Command("go", "build", "-modfile=../../hack/kueue/"+release+".mod", "-tags", "kueue_"+minor,
 			"-o", filepath.Join(binDir, "sim-kueue-"+release), ".").CombinedOutput()
-		if err != nil {
-			releaseErr = &buildError{release: release, out: string(out), err: err}
+		if berr != nil {
+			err = &buildError{release: release, out: string(out), err: berr}
 		}
-	})
-	if releaseErr != nil {
-		t.Fatal(releaseErr)
+		releaseBuilt[release] = err
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -13,3 +13,12 @@ func TestUpgradeToUnsupportedReleaseExitsTwo(t *testing.T) {
 		t.Errorf("exit code %d, want 2 and the release named:\n%s", code, out)
 	}
 }
+
+// Rehearsing an upgrade to the release the cluster already runs is
+// refused, with exit code 2.
+func TestUpgradeToTheSameReleaseExitsTwo(t *testing.T) {
+	code, out := runSim(t, "upgrade", "../../scenarios/quickstart.yaml", "--from", "v0.17.0", "--to", "v0.17", "--report", t.TempDir())
+	if code != 2 || !strings.Contains(out, "--from and --to both name Kueue v0.17.0") {
+		t.Errorf("exit code %d, want 2 and both flags named:\n%s", code, out)
+	}
+}

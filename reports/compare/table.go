@@ -31,7 +31,7 @@ func (res Result) WriteTable(w io.Writer, o TableOptions) error {
 		if !o.All && !r.Moved() && r.Status != Breach {
 			continue
 		}
-		rows = append(rows, []string{r.ID, value(r.Kind, r.Base), value(r.Kind, r.New), change(r), r.Allowed, string(r.Status), r.Note})
+		rows = append(rows, []string{r.ID, Value(r.Kind, r.Base), Value(r.Kind, r.New), r.Change(), r.Allowed, string(r.Status), r.Note})
 	}
 	header := []string{"METRIC", "BASELINE", "NEW", "CHANGE", "ALLOWED", "STATUS", "NOTE"}
 	var err error
@@ -88,16 +88,17 @@ func writeMarkdown(w io.Writer, header []string, rows [][]string) error {
 	return err
 }
 
-func value(k reports.MetricKind, v *float64) string {
+// Value writes a metric's value in its unit, "-" when it is absent.
+func Value(k reports.MetricKind, v *float64) string {
 	if v == nil {
 		return "-"
 	}
 	return format(k, *v)
 }
 
-// change is the difference, with its relative size when the baseline is
-// not zero.
-func change(r Row) string {
+// Change is the difference, in the metric's unit, with its relative size
+// when the baseline is not zero; "" when one side is absent.
+func (r Row) Change() string {
 	if r.Base == nil || r.New == nil {
 		return ""
 	}

@@ -40,8 +40,8 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}{R: r, Summary: r.summary(), Tally: strings.Join(Tally(r.Workloads), ", "), Legend: r.legend(),
 		Listed: r.listed(), Rest: max(0, len(r.Workloads)-maxListed), Verdict: r.Verdict()}
 	for _, row := range r.Metrics.Rows {
-		data.Rows = append(data.Rows, htmlRow{ID: row.ID, From: metricValue(row.Kind, row.Base), To: metricValue(row.Kind, row.New),
-			Change: metricChange(row), Allowed: row.Allowed, Note: row.Note, Status: row.Status,
+		data.Rows = append(data.Rows, htmlRow{ID: row.ID, From: compare.Value(row.Kind, row.Base), To: compare.Value(row.Kind, row.New),
+			Change: row.Change(), Allowed: row.Allowed, Note: row.Note, Status: row.Status,
 			Breach: row.Status == compare.Breach, Moved: row.Moved()})
 	}
 	if err := pageTemplate.Execute(w, data); err != nil {

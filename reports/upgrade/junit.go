@@ -20,7 +20,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		if !judged(row) {
 			continue
 		}
-		msg := fmt.Sprintf("%s %s, %s %s", r.From, metricValue(row.Kind, row.Base), r.To, metricValue(row.Kind, row.New))
+		msg := fmt.Sprintf("%s %s, %s %s", r.From, compare.Value(row.Kind, row.Base), r.To, compare.Value(row.Kind, row.New))
 		if row.Allowed != "" {
 			msg += ", allowed " + row.Allowed
 		}
@@ -37,4 +37,11 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		KueueVersion: r.To,
 		Results:      cases,
 	})
+}
+
+// judged tells whether a rule judged the row, so that it is a JUnit test
+// case: breached rows and rows with a limit. Rows no rule checks are
+// information.
+func judged(r compare.Row) bool {
+	return r.Status == compare.Breach || r.Allowed != ""
 }

@@ -2,6 +2,7 @@ package upgrade
 
 import (
 	"fmt"
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
 	"io"
 	"strings"
 
@@ -29,9 +30,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		var added, removed int
 		for _, f := range r.Findings {
 			switch f.Kind {
-			case "FeatureGateAdded":
+			case kueuerelease.KindFeatureGateAdded:
 				added++
-			case "FeatureGateRemoved":
+			case kueuerelease.KindFeatureGateRemoved:
 				removed++
 			default:
 				fmt.Fprintf(&b, "  %s %s: %s -> %s. %s\n", f.Kind, f.Name, orAbsent(f.From), orAbsent(f.To), f.Detail)

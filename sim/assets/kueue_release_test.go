@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
 )
 
 // A release is this binary, a built sim-kueue-<release> beside it, or an
@@ -34,5 +36,19 @@ func TestKueueRelease(t *testing.T) {
 	_, err = KueueRelease("v0.19.2", "v0.17.0", filepath.Join(t.TempDir(), "sim"))
 	if err == nil || !strings.Contains(err.Error(), "make kueue-releases") {
 		t.Errorf("a release not built: %v; want an error naming make kueue-releases", err)
+	}
+}
+
+// Another release's sim finds go.mod's release in the sim it is built
+// beside.
+func TestKueueReleaseDefaultFromAnotherRelease(t *testing.T) {
+	dir := t.TempDir()
+	self := filepath.Join(dir, "sim-kueue-v0.19.2")
+	sim := filepath.Join(dir, "sim")
+	if err := os.WriteFile(sim, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := KueueRelease(kueuerelease.Default, "v0.19.2", self); got != sim || err != nil {
+		t.Errorf("KueueRelease(%s) from sim-kueue-v0.19.2 = %q, %v; want %s", kueuerelease.Default, got, err, sim)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	afs "sigs.k8s.io/kueue/pkg/util/admissionfairsharing"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kueue-sim/kueue-sim/kueuerelease"
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/cluster"
 	"github.com/kueue-sim/kueue-sim/sim/kueuesetup"
@@ -22,14 +21,8 @@ import (
 // in, as YAML, with the labels the engine follows workloads by added to
 // integrations.labelKeysToCopy so that Kueue copies them onto Workloads.
 func KueueConfig(s *scenarios.Scenario) ([]byte, error) {
-	return KueueConfigFor(s, kueuerelease.Compiled())
-}
-
-// KueueConfigFor is KueueConfig for Kueue release: the scenario's
-// cluster.kueueReleases bodies that select release laid over it.
-func KueueConfigFor(s *scenarios.Scenario, release string) ([]byte, error) {
 	doc := map[string]any{}
-	for k, v := range s.KueueSettingsFor(release) {
+	for k, v := range s.KueueSettings() {
 		doc[k] = v
 	}
 	doc["apiVersion"] = "config.kueue.x-k8s.io/v1beta2"

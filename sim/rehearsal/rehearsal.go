@@ -11,13 +11,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/kueue-sim/kueue-sim/kueuerelease"
 	"github.com/kueue-sim/kueue-sim/reports/compare"
 	"github.com/kueue-sim/kueue-sim/reports/upgrade"
-	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/assets"
-	"github.com/kueue-sim/kueue-sim/sim/engine"
 )
 
 // ErrRelease is wrapped by Run's error when --from or --to names a release
@@ -66,10 +66,10 @@ type side struct {
 	name, release, sim, dir string
 }
 
-// Run replays the scenario at path (already loaded as s) on Kueue
-// releases from and to, writes each run's report to dir/from and dir/to
+// Run replays the scenario at path on Kueue releases from and to (each a
+// release or a minor, for its newest supported release), writes each run's report to dir/from and dir/to
 // and the upgrade report to dir, and returns it.
-func Run(ctx context.Context, path string, s *scenarios.Scenario, from, to, dir string, opts ...Option) (*upgrade.Report, error) {
+func Run(ctx context.Context, path string, from, to, dir string, opts ...Option) (*upgrade.Report, error) {
 	o := options{log: io.Discard}
 	for _, opt := range opts {
 		opt(&o)
@@ -83,22 +83,30 @@ func Run(ctx context.Context, path string, s *scenarios.Scenario, from, to, dir 
 	}
 	sides := []*side{{name: "from", release: from}, {name: "to", release: to}}
 	for _, sd := range sides {
-		sd.release = "v" + strings.TrimPrefix(sd.release, "v")
 		bin, err := assets.KueueRelease(sd.release, kueuerelease.Compiled(), o.self)
 		if err != nil {
 			return nil, releaseError{fmt.Errorf("--%s: %w", sd.name, err)}
 		}
+		sd.release, _ = kueuerelease.Resolve(sd.release) // a minor names its newest release
 		sd.sim, sd.dir = bin, filepath.Join(dir, sd.name)
 		if bin == "" {
 			sd.sim = o.self
+		}
+		// A folder of its own, emptied: a report left by an earlier
+		// rehearsal must never pass for this one's.
+		if err := os.RemoveAll(sd.dir); err != nil {
+			return nil, fmt.Errorf("emptying %s: %w", sd.dir, err)
 		}
 		if err := os.MkdirAll(sd.dir, 0o755); err != nil {
 			return nil, fmt.Errorf("making %s: %w", sd.dir, err)
 		}
 	}
+	if sides[0].release == sides[1].release {
+		return nil, releaseError{fmt.Errorf("--from and --to both name Kueue %s: name the release the cluster runs and the one to upgrade to", sides[0].release)}
+	}
 	var defaults [2]kueuerelease.Defaults
 	for i, sd := range sides {
-		d, err := sd.defaults(ctx, s)
+		d, err := sd.defaults(ctx, path)
 		if err != nil {
 			return nil, err
 		}
@@ -110,11 +118,7 @@ func Run(ctx context.Context, path string, s *scenarios.Scenario, from, to, dir 
 			return nil, err
 		}
 	}
-	var findings []upgrade.Finding
-	for _, c := range kueuerelease.Changes(defaults[0], defaults[1]) {
-		findings = append(findings, upgrade.Finding{Kind: c.Kind, Name: c.Name, From: c.From, To: c.To, Detail: c.Detail})
-	}
-	rep, err := upgrade.Build(sides[0].dir, sides[1].dir, findings, o.thresholds)
+	rep, err := upgrade.Build(sides[0].dir, sides[1].dir, kueuerelease.Changes(defaults[0], defaults[1]), o.thresholds)
 	if err != nil {
 		return nil, err
 	}
@@ -125,24 +129,18 @@ func Run(ctx context.Context, path string, s *scenarios.Scenario, from, to, dir 
 }
 
 // defaults asks the side's sim for its Kueue's feature gates and the
-// defaults it derives from the scenario's configuration for that release.
-func (sd *side) defaults(ctx context.Context, s *scenarios.Scenario) (kueuerelease.Defaults, error) {
+// defaults it derives from the scenario's configuration: that sim loads
+// the scenario, so its own release checks cluster.kueue and picks its
+// cluster.kueueReleases bodies, and a problem names the scenario's line.
+func (sd *side) defaults(ctx context.Context, path string) (kueuerelease.Defaults, error) {
 	var d kueuerelease.Defaults
-	cfg, err := engine.KueueConfigFor(s, sd.release)
-	if err != nil {
-		return d, err
-	}
-	file := filepath.Join(sd.dir, "kueue-config.yaml")
-	if err := os.WriteFile(file, cfg, 0o644); err != nil {
-		return d, fmt.Errorf("writing %s: %w", file, err)
-	}
 	var out, errOut bytes.Buffer
-	cmd := exec.CommandContext(ctx, sd.sim, "kueue-defaults", "--kueue-config", file, "-o", "json")
+	cmd := sd.command(ctx, "kueue-defaults", "--scenario", path, "-o", "json")
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) && exit.ExitCode() == 2 {
-			return d, fmt.Errorf("%w on Kueue %s: its configuration: %s", ErrScenario, sd.release, strings.TrimSpace(errOut.String()))
+			return d, fmt.Errorf("%w on Kueue %s: %s", ErrScenario, sd.release, strings.TrimSpace(errOut.String()))
 		}
 		return d, fmt.Errorf("reading Kueue %s's defaults (%s kueue-defaults): %w: %s", sd.release, sd.sim, err, strings.TrimSpace(errOut.String()))
 	}
@@ -150,6 +148,16 @@ func (sd *side) defaults(ctx context.Context, s *scenarios.Scenario) (kueuerelea
 		return d, fmt.Errorf("reading Kueue %s's defaults: %w", sd.release, err)
 	}
 	return d, nil
+}
+
+// command runs the side's sim with args. Cancelling ctx sends it SIGTERM,
+// as Ctrl-C would, so that it stops its control plane and removes its run
+// folder; one still running a minute later is killed.
+func (sd *side) command(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, sd.sim, args...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = time.Minute
+	return cmd
 }
 
 // replay runs the scenario on the side's sim, its output in run.log. A
@@ -163,7 +171,7 @@ func (sd *side) replay(ctx context.Context, path string, extra []string) error {
 	}
 	defer fh.Close()
 	args := append([]string{"run", path, "--kueue", sd.release, "--report", sd.dir, "--progress", "none"}, extra...)
-	cmd := exec.CommandContext(ctx, sd.sim, args...)
+	cmd := sd.command(ctx, args...)
 	cmd.Stdout, cmd.Stderr = fh, fh
 	err = cmd.Run()
 	var exit *exec.ExitError
