@@ -38,7 +38,7 @@ build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/sim ./cmd/sim
 
 ## kueue-releases: build bin/sim-kueue-<release> for every other Kueue release kueue-sim builds against (hack/kueue/<release>.mod)
-KUEUE_RELEASES ?= v0.18.2 v0.19.2
+KUEUE_RELEASES ?= v0.16.2 v0.18.2 v0.19.2
 kueue_tag = kueue_$(subst .,_,$(basename $(1)))
 .PHONY: kueue-releases verify-kueue-releases
 kueue-releases:
@@ -121,9 +121,13 @@ BENCH_COUNT ?= 1
 BENCH ?= .
 ## BENCH_TIMEOUT: go test's -timeout for bench (a 50k raw-Workload run alone takes about two hours here)
 BENCH_TIMEOUT ?= 24h
+## BENCH_KUEUE: the Kueue release both sides of bench run, kueue-sim and Kueue's own harness (default: go.mod's; or one of KUEUE_RELEASES)
+BENCH_KUEUE ?=
+bench_env = $(if $(BENCH_KUEUE),GOFLAGS=-modfile=$(CURDIR)/hack/kueue/$(BENCH_KUEUE).mod)
+bench_tags = integration$(if $(BENCH_KUEUE), $(call kueue_tag,$(BENCH_KUEUE)))
 .PHONY: bench
 bench: tools
-	KUEUESIM_BENCH_SIZES=$(BENCH_SIZES) $(GO) test -tags integration ./bench -run '^$$' -bench '$(BENCH)' -benchtime 1x -count $(BENCH_COUNT) -timeout $(BENCH_TIMEOUT) -v
+	$(bench_env) KUEUESIM_BENCH_SIZES=$(BENCH_SIZES) $(GO) test -tags "$(bench_tags)" ./bench -run '^$$' -bench '$(BENCH)' -benchtime 1x -count $(BENCH_COUNT) -timeout $(BENCH_TIMEOUT) -v
 
 ## clean: remove build output (not the cached control-plane binaries)
 .PHONY: clean

@@ -1,4 +1,4 @@
-//go:build !kueue_v0_18 && !kueue_v0_19
+//go:build !kueue_v0_16 && !kueue_v0_18 && !kueue_v0_19
 
 package kueuerelease
 

@@ -36,11 +36,17 @@ ConfigMap kueue-manager-config, DIR/kueue-config.yaml:
     AI HardwareProfiles, DataScienceClusters and OdhDashboardConfigs, without
     status, managedFields, uid, resourceVersion and the like;
   - streams that replay the Workloads created in the last --since (and older
-    ones still running or pending, at time 0), as sim import workloads does.
+    ones still running or pending, at time 0), as sim import workloads does;
+  - cluster.kueueVersion: the Kueue release the cluster runs, from the image
+    tag of Kueue's controller-manager Deployment (for the Red Hat build of
+    Kueue, the Kueue minor of the release its operator's OLM owner names),
+    when kueue-sim replays it; else a comment there names the nearest
+    release it does, and an unknown release is a warning on stderr.
 
-It reads ConfigMaps of Kueue's namespace only, and never Secrets. A kind whose
-CRD is missing is skipped with a note. A list the user may not make is
-reported on stderr ("forbidden: list clusterqueues.kueue.x-k8s.io: ..."), the
+It reads ConfigMaps of Kueue's namespace only, and never Secrets. Deployments
+it may not list leave the Kueue release unknown, not the import incomplete. A
+kind whose CRD is missing is skipped with a note. A list the user may not make
+is reported on stderr ("forbidden: list clusterqueues.kueue.x-k8s.io: ..."), the
 import goes on, the scenario's description and top comment start with
 "Incomplete:", and the command still exits 0 (node pools are inferred from the
 workloads when nodes cannot be listed).
@@ -92,6 +98,9 @@ func runImportCluster(cmd *cobra.Command, f *importClusterFlags) error {
 		return err
 	}
 	reportImport(cmd.OutOrStdout(), cmd.ErrOrStderr(), imp, f.out)
+	for _, w := range imp.Warnings {
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+	}
 	return nil
 }
 

@@ -46,7 +46,7 @@ a release unsupported or not built, --from equal to --to).`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runUpgrade(cmd, f, args[0]) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.from, "from", "", "the Kueue release the cluster runs, such as v0.17.0")
+	fl.StringVar(&f.from, "from", "", "the Kueue release the cluster runs, such as v0.17.1")
 	fl.StringVar(&f.to, "to", "", "the Kueue release to upgrade to, such as v0.19.2")
 	fl.StringVar(&f.reportDir, "report", "", "folder for the upgrade report and both runs' reports")
 	fl.StringVar(&f.failOn, "fail-on", "", "thresholds file (kind Thresholds, as sim compare's): exit 1 when a metric crosses one")

@@ -50,7 +50,7 @@ func (e *buildError) Error() string {
 	return "building the sim of Kueue " + e.release + ": " + e.err.Error() + "\n" + e.out
 }
 
-// Rehearsing the upgrade from v0.17.0 to v0.19.2 of a ClusterQueue whose
+// Rehearsing the upgrade from v0.17.1 to v0.19.2 of a ClusterQueue whose
 // quota is larger than its nodes shows v0.19's waitForPodsReady default:
 // the configuration finding, and the two workloads whose pods cannot start
 // evicted (PodsReadyTimeout) and admitted again under v0.19.2 only. With
@@ -59,7 +59,7 @@ func TestUpgradeQuotaBeyondNodes(t *testing.T) {
 	const to = "v0.19.2"
 	buildRelease(t, to)
 	dir := t.TempDir()
-	code, out := runSim(t, "upgrade", "../../scenarios/upgrade/quota-beyond-nodes.yaml", "--from", "v0.17.0", "--to", to, "--report", dir)
+	code, out := runSim(t, "upgrade", "../../scenarios/upgrade/quota-beyond-nodes.yaml", "--from", "v0.17.1", "--to", to, "--report", dir)
 	if code != 0 {
 		t.Fatalf("sim upgrade exited %d:\n%s", code, out)
 	}
@@ -84,8 +84,8 @@ func TestUpgradeQuotaBeyondNodes(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.From != "v0.17.0" || doc.To != to || len(doc.Workloads) != 2 {
-		t.Errorf("upgrade.json: from %s to %s, %d workloads differ; want v0.17.0, %s, 2", doc.From, doc.To, len(doc.Workloads), to)
+	if doc.From != "v0.17.1" || doc.To != to || len(doc.Workloads) != 2 {
+		t.Errorf("upgrade.json: from %s to %s, %d workloads differ; want v0.17.1, %s, 2", doc.From, doc.To, len(doc.Workloads), to)
 	}
 	for _, f := range []string{"upgrade.md", "upgrade.html", "junit.xml", "from/decisions.jsonl", "to/decisions.jsonl"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
@@ -97,8 +97,31 @@ func TestUpgradeQuotaBeyondNodes(t *testing.T) {
 	if err := os.WriteFile(rules, []byte("apiVersion: kueue-sim/v1alpha1\nkind: Thresholds\nrules:\n- metric: evictions\n  max: 0\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out = runSim(t, "upgrade", "../../scenarios/upgrade/quota-beyond-nodes.yaml", "--from", "v0.17.0", "--to", to, "--report", t.TempDir(), "--fail-on", rules)
+	code, out = runSim(t, "upgrade", "../../scenarios/upgrade/quota-beyond-nodes.yaml", "--from", "v0.17.1", "--to", to, "--report", t.TempDir(), "--fail-on", rules)
 	if code != 1 || !strings.Contains(out, "FAIL: ") || !strings.Contains(out, "evictions") {
 		t.Errorf("sim upgrade --fail-on exited %d, want 1 and a FAIL naming evictions:\n%s", code, out)
+	}
+}
+
+// Rehearsing the upgrade from v0.17.1 to v0.19.2 of a resource group whose
+// spot flavor does not declare the label the jobs' node affinity names
+// shows kubernetes-sigs/kueue#12449: v0.17.1 checks each flavor against
+// every flavor's label keys and keeps the third and fourth jobs waiting
+// for on-demand quota; v0.19.2 admits them onto spot on arrival.
+func TestUpgradeSpotFallbackAffinity(t *testing.T) {
+	const to = "v0.19.2"
+	buildRelease(t, to)
+	code, out := runSim(t, "upgrade", "../../scenarios/upgrade/spot-fallback-affinity.yaml", "--from", "v0.17.1", "--to", to, "--report", t.TempDir())
+	if code != 0 {
+		t.Fatalf("sim upgrade exited %d:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"2 of 4 workloads decide differently",
+		"research/train-2  admitted 28m1s earlier (waited 0s vs 28m1s); flavor cpu: a100-on-demand -> spot",
+		"research/train-3  admitted 28m1s earlier (waited 0s vs 28m1s); flavor cpu: a100-on-demand -> spot",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sim upgrade's summary lacks %q:\n%s", want, out)
+		}
 	}
 }

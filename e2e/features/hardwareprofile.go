@@ -37,7 +37,8 @@ func HardwareProfileQueue(c Cluster) features.Feature {
 		}).
 		Assess("a PyTorchJob with a Queue profile gets the profile's LocalQueue", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			k, ns := Client(t, cfg), get[string](ctx, t, "ns")
-			job := pyTorchJob(c, ns, "profiled", "").SetAnnotation(infrav1.HardwareProfileNameAnnotation, profile).Obj()
+			job := pyTorchJob(c, ns, "profiled", "").Obj()
+			metav1.SetMetaDataAnnotation(&job.ObjectMeta, infrav1.HardwareProfileNameAnnotation, profile)
 			create(ctx, t, k, job)
 			var got kftraining.PyTorchJob
 			if err := k.Get(ctx, client.ObjectKeyFromObject(job), &got); err != nil {
@@ -50,7 +51,8 @@ func HardwareProfileQueue(c Cluster) features.Feature {
 		}).
 		Assess("a missing profile is refused", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			ns := get[string](ctx, t, "ns")
-			job := pyTorchJob(c, ns, "missing-profile", "").SetAnnotation(infrav1.HardwareProfileNameAnnotation, "no-such-profile").Obj()
+			job := pyTorchJob(c, ns, "missing-profile", "").Obj()
+			metav1.SetMetaDataAnnotation(&job.ObjectMeta, infrav1.HardwareProfileNameAnnotation, "no-such-profile")
 			err := Client(t, cfg).Create(ctx, job)
 			if err == nil || !strings.Contains(err.Error(), "no-such-profile") {
 				t.Fatalf("want a refusal naming the missing profile, got %v", err)

@@ -23,7 +23,7 @@ import (
 
 // Versions the kind path installs.
 const (
-	KueueManifests       = "https://github.com/kubernetes-sigs/kueue/releases/download/v0.17.0/manifests.yaml"
+	KueueManifests       = "https://github.com/kubernetes-sigs/kueue/releases/download/v0.17.1/manifests.yaml"
 	CertManagerManifests = "https://github.com/cert-manager/cert-manager/releases/download/v1.18.2/cert-manager.yaml"
 	// KindImage is the image e2e/kind builds from the Dockerfile and
 	// config/deploy/overlays/kind deploys.

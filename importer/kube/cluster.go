@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -165,6 +166,9 @@ func (r *clusterReader) read(ctx context.Context, o ClusterOptions) error {
 	if err := r.kueueConfig(ctx); err != nil {
 		return err
 	}
+	if err := r.kueueVersion(ctx); err != nil {
+		return err
+	}
 	read := fmt.Sprintf("%s, %s, %s", plural(countNodes(imp.Scenario.Cluster.NodePools), "node"),
 		plural(imp.Manifests.Count("ClusterQueue"), "ClusterQueue"), plural(imp.Manifests.Count("LocalQueue"), "LocalQueue"))
 	if err := imp.complete(nil, recs, w.Now, "the cluster"); err != nil {
@@ -194,6 +198,24 @@ func countNodes(pools []nodes.Pool) int {
 // could not be listed: forbidden (recorded in Missing) or not served (a
 // note); other errors stop the import.
 func (r *clusterReader) list(ctx context.Context, gvk schema.GroupVersionKind, resource string, opts ...client.ListOption) ([]unstructured.Unstructured, bool, error) {
+	items, err := r.pages(ctx, gvk, opts...)
+	switch {
+	case err == nil:
+		return items, true, nil
+	case apierrors.IsForbidden(err):
+		r.imp.Missing = append(r.imp.Missing, fmt.Sprintf("forbidden: list %s: %s", resource, reason(err)))
+		return nil, false, nil
+	case notServed(err):
+		r.imp.Notes = append(r.imp.Notes, fmt.Sprintf("%s (%s) is not served by the cluster: skipped", resource, gvk.GroupVersion()))
+		return nil, false, nil
+	default:
+		return nil, false, fmt.Errorf("listing %s: %w", resource, err)
+	}
+}
+
+// pages lists every object of gvk, page by page, and returns the list
+// call's error as it is.
+func (r *clusterReader) pages(ctx context.Context, gvk schema.GroupVersionKind, opts ...client.ListOption) ([]unstructured.Unstructured, error) {
 	var items []unstructured.Unstructured
 	cont := ""
 	for {
@@ -203,17 +225,8 @@ func (r *clusterReader) list(ctx context.Context, gvk schema.GroupVersionKind, r
 		if cont != "" {
 			o = append(o, client.Continue(cont))
 		}
-		err := r.c.List(ctx, l, o...)
-		switch {
-		case err == nil:
-		case apierrors.IsForbidden(err):
-			r.imp.Missing = append(r.imp.Missing, fmt.Sprintf("forbidden: list %s: %s", resource, reason(err)))
-			return nil, false, nil
-		case notServed(err):
-			r.imp.Notes = append(r.imp.Notes, fmt.Sprintf("%s (%s) is not served by the cluster: skipped", resource, gvk.GroupVersion()))
-			return nil, false, nil
-		default:
-			return nil, false, fmt.Errorf("listing %s: %w", resource, err)
+		if err := r.c.List(ctx, l, o...); err != nil {
+			return nil, err
 		}
 		for _, u := range l.Items {
 			if u.GetAPIVersion() == "" {
@@ -222,7 +235,7 @@ func (r *clusterReader) list(ctx context.Context, gvk schema.GroupVersionKind, r
 			items = append(items, u)
 		}
 		if cont = l.GetContinue(); cont == "" {
-			return items, true, nil
+			return items, nil
 		}
 	}
 }
@@ -476,4 +489,69 @@ func (r *clusterReader) kueueConfig(ctx context.Context) error {
 	r.imp.Notes = append(r.imp.Notes, fmt.Sprintf("no ConfigMap %s (in %s): the scenario runs kueue-sim's default Kueue configuration",
 		kueueConfigMap, strings.Join(kueueConfigNamespaces, " or ")))
 	return nil
+}
+
+// kueueVersion records the Kueue release the cluster runs (DetectKueue)
+// as cluster.kueueVersion, or says why it does not (pinKueue). Deployments
+// that may not be listed leave the release unknown, with a warning, and
+// the scenario complete: the replay reads nothing from them.
+func (r *clusterReader) kueueVersion(ctx context.Context) error {
+	deps, partial, none, err := r.deployments(ctx)
+	if err != nil {
+		return err
+	}
+	k := ClusterKueue{Unknown: none}
+	if none == "" {
+		k = DetectKueue(deps)
+		if k.Version == "" && partial != "" {
+			k.Unknown += "; " + partial
+		}
+	}
+	pin := pinKueue(k)
+	r.imp.Scenario.Cluster.KueueVersion = pin.Field
+	r.imp.KueueComment = pin.Comment
+	if pin.Note != "" {
+		r.imp.Notes = append(r.imp.Notes, pin.Note)
+	}
+	if pin.Warning != "" {
+		r.imp.Warnings = append(r.imp.Warnings, pin.Warning)
+	}
+	return nil
+}
+
+// deployments lists the Deployments of every namespace or, when that is
+// refused, of Kueue's namespaces (kueueConfigNamespaces): partial then
+// says so; none says why no Deployment could be listed at all.
+func (r *clusterReader) deployments(ctx context.Context) (deps []appsv1.Deployment, partial, none string, err error) {
+	gvk := appsv1.SchemeGroupVersion.WithKind("Deployment")
+	refused := func(err error) bool { return apierrors.IsForbidden(err) || notServed(err) }
+	items, err := r.pages(ctx, gvk)
+	if refused(err) {
+		why := reason(err)
+		var listed []string
+		for _, ns := range kueueConfigNamespaces {
+			in, err := r.pages(ctx, gvk, client.InNamespace(ns))
+			if refused(err) {
+				continue
+			}
+			if err != nil {
+				return nil, "", "", fmt.Errorf("listing deployments.apps in %s: %w", ns, err)
+			}
+			items, listed = append(items, in...), append(listed, ns)
+		}
+		if len(listed) == 0 {
+			return nil, "", "Deployments could not be listed: " + why, nil
+		}
+		partial = fmt.Sprintf("only the Deployments of %s could be listed (%s)", strings.Join(listed, " and "), why)
+	} else if err != nil {
+		return nil, "", "", fmt.Errorf("listing deployments.apps: %w", err)
+	}
+	for _, u := range items {
+		var d appsv1.Deployment
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &d); err != nil {
+			return nil, "", "", fmt.Errorf("reading Deployment %s/%s: %w", u.GetNamespace(), u.GetName(), err)
+		}
+		deps = append(deps, d)
+	}
+	return deps, partial, "", nil
 }

@@ -9,12 +9,14 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -22,6 +24,7 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	infrav1 "github.com/kueue-sim/kueue-sim/api/infrastructure/v1"
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
 )
 
 // now is the instant of the test imports: after every workload of
@@ -89,6 +92,7 @@ func clusterObjects(t *testing.T) []client.Object {
 		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "kueue-manager-config", Namespace: "kueue-system"},
 			Data: map[string]string{"controller_manager_config.yaml": "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfairSharing: {}\n"}},
 		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "kueue-webhook-server-cert", Namespace: "kueue-system"}},
+		kueueManagerDeployment("registry.k8s.io/kueue/kueue:" + kueuerelease.Default),
 		&unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "infrastructure.opendatahub.io/v1", "kind": "HardwareProfile",
 			"metadata": map[string]any{"name": "a100", "namespace": "redhat-ods-applications", "uid": "u-hwp"},
@@ -103,6 +107,24 @@ func clusterObjects(t *testing.T) []client.Object {
 		objs = append(objs, &wls[i])
 	}
 	return objs
+}
+
+// kueueManagerDeployment is Kueue's controller-manager as its release
+// manifests deploy it, running image.
+func kueueManagerDeployment(image string) *appsv1.Deployment {
+	labels := map[string]string{kueueNameLabel: kueueNameValue, controlPlaneLabel: controlPlaneValue}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "kueue-controller-manager", Namespace: "kueue-system", Labels: labels},
+		Spec: appsv1.DeploymentSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{controlPlaneLabel: controlPlaneValue}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{
+					{Name: kueueContainerName, Image: image, Command: []string{"/manager"}},
+				}},
+			},
+		},
+	}
 }
 
 // listOnly fails the test on any call but List, and on any read of a
@@ -140,8 +162,10 @@ func fakeCluster(t *testing.T, forbid ...string) client.Reader {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := infrav1.AddToScheme(s); err != nil {
-		t.Fatal(err)
+	for _, add := range []func(*runtime.Scheme) error{infrav1.AddToScheme, appsv1.AddToScheme} {
+		if err := add(s); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return fake.NewClientBuilder().WithScheme(s).WithObjects(clusterObjects(t)...).
 		WithInterceptorFuncs(listOnly(t, forbid...)).Build()
@@ -180,10 +204,15 @@ func TestFromCluster(t *testing.T) {
 					t.Errorf("missing %q:\n%s\n%s", want, strings.Join(imp.Missing, "\n"), imp.Scenario.Description)
 				}
 			}
-			checkGolden(t, dir, tc.name)
+			checkGolden(t, dir, tc.name, kueuerelease.Default, goldenDefault)
 		})
 	}
 }
+
+// goldenDefault is kueuerelease.Default (the release of the cluster's
+// Kueue Deployment) as the cluster goldens name it: they do not change
+// with the release the build defaults to.
+const goldenDefault = "v0.17.1"
 
 // A cluster that serves no Kueue v1beta2 is read in v1beta1, converted.
 func TestFromClusterV1beta1(t *testing.T) {

@@ -83,7 +83,19 @@
 //     kueue-manager-config's controller_manager_config.yaml, written to
 //     kueue-config.yaml and named by cluster.kueueConfig. Secrets are never
 //     read;
-//   - Workloads, as above.
+//   - Workloads, as above;
+//   - Deployments (of every namespace, else of kueue-system and
+//     openshift-kueue-operator), for the Kueue release the cluster runs
+//     (DetectKueue): the image tag of Kueue's controller-manager, else its
+//     Helm app.kubernetes.io/version label; for the Red Hat build of
+//     Kueue, whose images carry digests only, the Kueue minor of the
+//     release its operator's OLM owner (kueue-operator.vX.Y.Z) names.
+//     cluster.kueueVersion names a release kueue-sim replays (a minor: its
+//     newest supported release); for any other, a comment in the field's
+//     place names the nearest supported release (of the same minor, else
+//     of the nearest minor, the newer of two as near), and the import warns.
+//     An unknown release, or Deployments that may not be listed, is a
+//     warning (Warnings), never an incomplete scenario.
 //
 // A kind the cluster does not serve (no CRD) is skipped with a note. A
 // forbidden list is recorded ("forbidden: list clusterqueues.kueue.x-k8s.io:

@@ -79,6 +79,14 @@ type Import struct {
 	Missing []string
 	// Notes are what the import left out or assumed, one line each.
 	Notes []string
+	// Warnings are what the user should know and the scenario does not
+	// say, one line each: sim import cluster prints them on stderr.
+	Warnings []string
+	// KueueComment stands, as a comment, at cluster.kueueVersion's place
+	// in scenario.yaml while that field is unset: the cluster runs a Kueue
+	// release kueue-sim does not replay, and the comment names the
+	// nearest one it does.
+	KueueComment string
 
 	// Workloads counts the replayed workloads, NeverRan those given a
 	// median duration because they never ran.

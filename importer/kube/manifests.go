@@ -32,8 +32,12 @@ var kindFiles = []struct{ kind, file string }{
 // kind set.
 type Manifests map[string][]map[string]any
 
-// Add appends objects of kind.
+// Add appends objects of kind. A kind without objects adds no entry: the
+// scenario names manifests/ only when a file is written there.
 func (m Manifests) Add(kind string, objs ...map[string]any) {
+	if len(objs) == 0 {
+		return
+	}
 	m[kind] = append(m[kind], objs...)
 }
 

@@ -65,9 +65,9 @@ func (imp *Import) Write(dir string) error {
 // YAML is scenario.yaml's content: the top comment (source, what was
 // inferred, what could not be read, the notes), then the scenario.
 func (imp *Import) YAML() ([]byte, error) {
-	body, err := yaml.Marshal(imp.Scenario)
+	body, err := imp.body()
 	if err != nil {
-		return nil, fmt.Errorf("writing the scenario: %w", err)
+		return nil, err
 	}
 	var head bytes.Buffer
 	fmt.Fprintf(&head, "%s %s from %s.\n", HeaderMarker, imp.Command, imp.Source)
@@ -89,6 +89,37 @@ func (imp *Import) YAML() ([]byte, error) {
 	fmt.Fprintf(&head, "# %s in %s; %s.\n", plural(imp.Workloads, "workload"), plural(len(imp.Scenario.Workloads), "stream"),
 		plural(len(imp.Scenario.Cluster.NodePools), "node pool"))
 	return append(head.Bytes(), body...), nil
+}
+
+// unpinned stands for cluster.kueueVersion while the scenario is
+// marshalled with KueueComment: the marshaller sorts the keys, so its line
+// is where the field would be, and becomes the comment.
+const unpinned = "kueue-sim-unpinned"
+
+// body is the scenario as YAML, with KueueComment, when set, at
+// cluster.kueueVersion's place.
+func (imp *Import) body() ([]byte, error) {
+	s := imp.Scenario
+	if imp.KueueComment != "" && s.Cluster.KueueVersion == "" {
+		c := *s
+		c.Cluster.KueueVersion = unpinned
+		s = &c
+	}
+	body, err := yaml.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("writing the scenario: %w", err)
+	}
+	if s == imp.Scenario {
+		return body, nil
+	}
+	lines := strings.SplitAfter(string(body), "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "kueueVersion: "+unpinned {
+			indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+			lines[i] = indent + "# " + oneLine(imp.KueueComment) + "\n"
+		}
+	}
+	return []byte(strings.Join(lines, "")), nil
 }
 
 // AddedDir is the folder, in manifests/, of the objects an import adds to

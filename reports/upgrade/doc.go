@@ -3,7 +3,7 @@
 // sees what a new release changes for its own workloads before the
 // release touches a cluster.
 //
-// `sim upgrade SCENARIO --from v0.17.0 --to v0.19.2 --report DIR` replays
+// `sim upgrade SCENARIO --from v0.17.1 --to v0.19.2 --report DIR` replays
 // the scenario on each release into an ordinary report folder, DIR/from
 // and DIR/to, then hands both folders to Build with the findings it made
 // in the configuration. Build reads each folder's event log and report,

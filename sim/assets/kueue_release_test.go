@@ -19,21 +19,21 @@ func TestKueueRelease(t *testing.T) {
 	if err := os.WriteFile(other, nil, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"v0.17.0", "0.17.0"} {
-		if got, err := KueueRelease(want, "v0.17.0", self); got != "" || err != nil {
+	for _, want := range []string{"v0.17.1", "0.17.1"} {
+		if got, err := KueueRelease(want, "v0.17.1", self); got != "" || err != nil {
 			t.Errorf("KueueRelease(%q) = %q, %v; want this binary", want, got, err)
 		}
 	}
 	for _, want := range []string{"v0.19.2", "0.19.2"} {
-		if got, err := KueueRelease(want, "v0.17.0", self); got != other || err != nil {
+		if got, err := KueueRelease(want, "v0.17.1", self); got != other || err != nil {
 			t.Errorf("KueueRelease(%q) = %q, %v; want %s", want, got, err, other)
 		}
 	}
-	_, err := KueueRelease("v0.15.0", "v0.17.0", self)
-	if !errors.Is(err, ErrUnsupportedKueue) || !strings.Contains(err.Error(), "v0.17.0, v0.18.2, v0.19.2") {
-		t.Errorf("an unsupported release: %v; want ErrUnsupportedKueue naming v0.17.0, v0.18.2, v0.19.2", err)
+	_, err := KueueRelease("v0.15.0", "v0.17.1", self)
+	if !errors.Is(err, ErrUnsupportedKueue) || !strings.Contains(err.Error(), "v0.17.1, v0.18.2, v0.19.2") {
+		t.Errorf("an unsupported release: %v; want ErrUnsupportedKueue naming v0.17.1, v0.18.2, v0.19.2", err)
 	}
-	_, err = KueueRelease("v0.19.2", "v0.17.0", filepath.Join(t.TempDir(), "sim"))
+	_, err = KueueRelease("v0.19.2", "v0.17.1", filepath.Join(t.TempDir(), "sim"))
 	if err == nil || !strings.Contains(err.Error(), "make kueue-releases") {
 		t.Errorf("a release not built: %v; want an error naming make kueue-releases", err)
 	}

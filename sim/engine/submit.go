@@ -95,12 +95,19 @@ func (r *Runner) notQueued(arrived []*wlState, warn func(string)) func() settle.
 // missing names the first arrival Kueue has not taken in yet, or returns
 // the zero Busy.
 func (r *Runner) missing(arrived []*wlState) settle.Busy {
+	var lookup func(namespace, name string) bool
+	queued := func(namespace, name string) bool {
+		if lookup == nil {
+			lookup = r.t.Gate.Queued()
+		}
+		return lookup(namespace, name)
+	}
 	for _, st := range arrived {
 		switch {
 		case st.refused || st.admitted || st.finished || st.deleted || !r.queued(&st.arrival):
 		case st.workload == "":
 			return settle.Busy{Kind: settle.KueueNoWorkload, Object: st.key}
-		case st.lastPending == "" && !r.t.Gate.Queued(st.arrival.Team.Namespace, st.workload):
+		case st.lastPending == "" && !queued(st.arrival.Team.Namespace, st.workload):
 			return settle.Busy{Kind: settle.KueueNotQueued, Object: st.arrival.Team.Namespace + "/" + st.workload}
 		}
 	}

@@ -63,8 +63,8 @@ func (r *Runner) woken(items []*item) {
 // end of run, a requeue) and the move ended a wait of Kueue's Workload or
 // LocalQueue reconciler, or, with admission fair sharing, a status batch
 // (the LocalQueue reconciler it hands a queue to samples the queue's
-// usage too: Kueue v0.17.0 leaves an entry penalty pending after every
-// admission, and a pending penalty makes every reconcile a sample). Those
+// usage too, and a pending entry penalty makes every reconcile a
+// sample). Those
 // reconciles then read what they need as it stood when their wait ended:
 // a usage sample reads the usage admitted until now, before an end of run
 // at the same instant releases some of it. Run beside the instant's

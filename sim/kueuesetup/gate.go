@@ -161,7 +161,7 @@ func (g *SchedulerGate) Hold() {
 		g.held = true
 	})
 	if g.queues != nil {
-		g.queues.ResyncGaugeMetrics()
+		resyncPendingGauges(g.queues, g)
 	}
 }
 
@@ -238,16 +238,9 @@ func (g *SchedulerGate) change(f func()) {
 
 func (g *SchedulerGate) wake() {
 	if g.queues != nil {
-		g.queues.ResyncGaugeMetrics()
+		resyncPendingGauges(g.queues, g)
 		g.queues.Broadcast()
 	}
-}
-
-// Queued tells whether Kueue's queue manager holds the Workload
-// namespace/name as pending and ready to be tried (not inadmissible,
-// admitted or unknown).
-func (g *SchedulerGate) Queued(namespace, name string) bool {
-	return g.queues != nil && queuedInCache(g.queues, namespace, name)
 }
 
 // Client wraps the client Kueue's scheduler writes with, counting the

@@ -9,8 +9,6 @@ import (
 
 	"github.com/go-logr/logr"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
-	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
-	preemptexpectations "sigs.k8s.io/kueue/pkg/scheduler/preemption/expectations"
 )
 
 // releaseMidRound is the StatusChecker Kueue's queue manager asks: it
@@ -53,8 +51,8 @@ func TestGateChangesBetweenRoundsOfHeads(t *testing.T) {
 	cqB, lqB := testQueue("cq-b")
 	lqA.Name, lqB.Name = "lq-a", "lq-b"
 	checker := &releaseMidRound{g: g}
-	m := qcache.NewManager(testClient(t, cqA, lqA, cqB, lqB), checker, qcache.NewRequeuer(),
-		qcache.WithPreemptionExpectations(preemptexpectations.New()))
+	_, preemption, _ := preemptionExpectations()
+	m, _ := newQueueManager(testClient(t, cqA, lqA, cqB, lqB), checker, preemption...)
 	g.queues = m
 	for _, cq := range []*kueue.ClusterQueue{cqA, cqB} {
 		if err := m.AddClusterQueue(ctx, cq); err != nil {

@@ -1,9 +1,12 @@
-//go:build !kueue_v0_18 && !kueue_v0_19
+//go:build !kueue_v0_16 && !kueue_v0_18 && !kueue_v0_19
 
 // This file builds against Kueue v0.17 (the module's go.mod). Its twins
-// build against the other releases: kueue_v018.go against Kueue v0.18
-// (-tags kueue_v0_18 with hack/kueue/v0.18.2.mod), kueue_v019.go against
-// Kueue v0.19 (-tags kueue_v0_19 with hack/kueue/v0.19.2.mod). The
+// build against the other releases: kueue_v016.go against Kueue v0.16
+// (-tags kueue_v0_16 with hack/kueue/v0.16.2.mod), kueue_v018.go against
+// Kueue v0.18 (-tags kueue_v0_18 with hack/kueue/v0.18.2.mod),
+// kueue_v019.go against Kueue v0.19 (-tags kueue_v0_19 with
+// hack/kueue/v0.19.2.mod). What v0.17 shares with v0.18 and v0.19 is in
+// kueue_not_v016.go. The
 // releases wire their setup differently (feature gates, core controllers,
 // the scheduler's event recorder, the queue manager's lookups), and each
 // file does it as that release's cmd/kueue does.
@@ -27,7 +30,6 @@ import (
 	"sigs.k8s.io/kueue/pkg/controller/jobframework"
 	"sigs.k8s.io/kueue/pkg/scheduler"
 	"sigs.k8s.io/kueue/pkg/util/expectations"
-	"sigs.k8s.io/kueue/pkg/workload"
 )
 
 // loadConfig is Kueue's loader, which validates the Configuration too.
@@ -78,10 +80,4 @@ func (*release) copyOptions(cfg *configapi.Configuration) []jobframework.Option 
 // newScheduler builds Kueue's scheduler, writing with c.
 func (*release) newScheduler(mgr ctrl.Manager, queues *qcache.Manager, cCache *schdcache.Cache, c client.Client, _ *configapi.Configuration, opts ...scheduler.Option) *scheduler.Scheduler {
 	return scheduler.New(queues, cCache, c, mgr.GetEventRecorderFor(constants.AdmissionName), opts...)
-}
-
-// queuedInCache tells whether queues holds the Workload namespace/name as
-// pending.
-func queuedInCache(queues *qcache.Manager, namespace, name string) bool {
-	return queues.GetWorkloadFromCache(workload.NewReference(namespace, name)) != nil
 }

@@ -1,9 +1,10 @@
-//go:build !kueue_v0_18 && !kueue_v0_19
+//go:build !kueue_v0_16 && !kueue_v0_18 && !kueue_v0_19
 
 // This file builds against Kueue v0.17 (the module's go.mod); its twins,
-// kueue_v018_test.go and kueue_v019_test.go, against Kueue v0.18 (-tags
-// kueue_v0_18 with hack/kueue/v0.18.2.mod) and v0.19 (-tags kueue_v0_19
-// with hack/kueue/v0.19.2.mod): the releases' schedulers record events
+// kueue_v016_test.go, kueue_v018_test.go and kueue_v019_test.go, against
+// Kueue v0.16 (-tags kueue_v0_16 with hack/kueue/v0.16.2.mod), v0.18
+// (-tags kueue_v0_18 with hack/kueue/v0.18.2.mod) and v0.19 (-tags
+// kueue_v0_19 with hack/kueue/v0.19.2.mod): the releases' schedulers record events
 // through different client-go event APIs, their queue managers hand out
 // and take back heads as different types, and they decide waitForPodsReady
 // differently (waitForPodsReadyCases).

@@ -2,8 +2,9 @@
 
 // This file builds against Kueue v0.18 (-tags kueue_v0_18 with
 // hack/kueue/v0.18.2.mod). Its twins build against the other releases:
-// kueue_v017.go against Kueue v0.17 (the module's go.mod), kueue_v019.go
-// against Kueue v0.19 (-tags kueue_v0_19). The releases wire their setup
+// kueue_v016.go against Kueue v0.16 (-tags kueue_v0_16), kueue_v017.go
+// against Kueue v0.17 (the module's go.mod), kueue_v019.go against Kueue
+// v0.19 (-tags kueue_v0_19). The releases wire their setup
 // differently (feature gates, core controllers, the scheduler's event
 // recorder and options, the DRA indexes, the queue manager's lookups),
 // and each file does it as that release's cmd/kueue does. v0.18 sets its
@@ -11,7 +12,8 @@
 // up pending workloads as v0.19 does, and copies labels to Workloads as
 // v0.17 does; it has no resource formatter, and indexes ResourceSlices
 // when its KueueDRAIntegrationPartitionableDevices gate is on.
-// What v0.18 and v0.19 share is in kueue_v018_v019.go.
+// What v0.18 and v0.19 share is in kueue_v018_v019.go; what they share
+// with v0.17, in kueue_not_v016.go.
 
 package kueuesetup
 

@@ -1,13 +1,9 @@
 //go:build kueue_v0_18
 
 // This file builds against Kueue v0.18 (-tags kueue_v0_18 with
-// hack/kueue/v0.18.2.mod); its twins, kueue_v017_test.go and
-// kueue_v019_test.go, against Kueue v0.17 (the module's go.mod) and v0.19
-// (-tags kueue_v0_19): the releases' schedulers record events through
-// different client-go event APIs, v0.18's through events.k8s.io as
-// v0.19's, their queue managers hand out and take back heads as
-// different types, v0.18's as v0.17's, and they decide waitForPodsReady
-// differently (waitForPodsReadyCases), v0.18 as v0.17.
+// hack/kueue/v0.18.2.mod); its twins
+// (kueue_v01x_test.go) build against the other releases, and
+// kueue_v017_test.go says what differs between them.
 
 package kueuesetup
 

@@ -17,7 +17,6 @@ import (
 	kueueconfig "sigs.k8s.io/kueue/pkg/config"
 	"sigs.k8s.io/kueue/pkg/controller/concurrentadmission"
 	"sigs.k8s.io/kueue/pkg/features"
-	"sigs.k8s.io/kueue/pkg/workload"
 )
 
 // loadConfig is Kueue's loader, then the Configuration's feature gates set
@@ -68,20 +67,4 @@ func quotaCheckStrategy(cfg *configapi.Configuration) configapi.QuotaCheckStrate
 		return *cfg.Resources.QuotaCheckStrategy
 	}
 	return configapi.QuotaCheckBlockUndeclared
-}
-
-// queuedInCache tells whether queues holds the Workload namespace/name as
-// pending: in its ClusterQueue's heap, among its inadmissible workloads,
-// or in the scheduling cycle under way. This release's queue manager
-// answers that only per ClusterQueue, listing its pending workloads.
-func queuedInCache(queues *qcache.Manager, namespace, name string) bool {
-	key := workload.NewReference(namespace, name)
-	for _, cq := range queues.GetClusterQueueNames() {
-		for _, info := range queues.PendingWorkloadsInfo(cq) {
-			if workload.Key(info.Obj) == key {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -2,13 +2,16 @@
 
 // This file builds against Kueue v0.19 (-tags kueue_v0_19 with
 // hack/kueue/v0.19.2.mod). Its twins build against the other releases:
-// kueue_v017.go against Kueue v0.17 (the module's go.mod), kueue_v018.go
-// against Kueue v0.18 (-tags kueue_v0_18 with hack/kueue/v0.18.2.mod). The
+// kueue_v016.go against Kueue v0.16 (-tags kueue_v0_16 with
+// hack/kueue/v0.16.2.mod), kueue_v017.go against Kueue v0.17 (the
+// module's go.mod), kueue_v018.go against Kueue v0.18 (-tags kueue_v0_18
+// with hack/kueue/v0.18.2.mod). The
 // releases wire their setup differently (feature gates, core controllers,
 // the scheduler's event recorder and options, the DRA indexes, the queue
 // manager's lookups), and each file does it as that release's cmd/kueue
 // does.
-// What v0.18 and v0.19 share is in kueue_v018_v019.go.
+// What v0.18 and v0.19 share is in kueue_v018_v019.go; what they share
+// with v0.17, in kueue_not_v016.go.
 
 package kueuesetup
 

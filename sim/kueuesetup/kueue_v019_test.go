@@ -1,12 +1,9 @@
 //go:build kueue_v0_19
 
 // This file builds against Kueue v0.19 (-tags kueue_v0_19 with
-// hack/kueue/v0.19.2.mod); its twins, kueue_v017_test.go and
-// kueue_v018_test.go, against Kueue v0.17 (the module's go.mod) and v0.18
-// (-tags kueue_v0_18 with hack/kueue/v0.18.2.mod): the releases'
-// schedulers record events through different client-go event APIs, their
-// queue managers hand out and take back heads as different types, and
-// they decide waitForPodsReady differently (waitForPodsReadyCases).
+// hack/kueue/v0.19.2.mod); its twins
+// (kueue_v01x_test.go) build against the other releases, and
+// kueue_v017_test.go says what differs between them.
 
 package kueuesetup
 

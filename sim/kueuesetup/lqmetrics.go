@@ -1,3 +1,10 @@
+//go:build !kueue_v0_16
+
+// This file builds against every Kueue release but v0.16, whose
+// Configuration has no LocalQueue metrics setting: there the
+// LocalQueueMetrics feature gate (alpha, off by default) alone turns them
+// on, and kueue_v016.go leaves it as the Configuration sets it.
+
 package kueuesetup
 
 import (

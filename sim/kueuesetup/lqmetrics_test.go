@@ -1,3 +1,5 @@
+//go:build !kueue_v0_16
+
 package kueuesetup
 
 import (

@@ -14,7 +14,6 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
 	"sigs.k8s.io/kueue/pkg/controller/core/indexer"
-	preemptexpectations "sigs.k8s.io/kueue/pkg/scheduler/preemption/expectations"
 )
 
 // The tests here drive Kueue's own queue manager over a fake client.
@@ -58,7 +57,8 @@ func testClient(t *testing.T, objs ...client.Object) client.Client {
 // g whether ClusterQueues are active, and knowing cq and lq.
 func testQueues(t *testing.T, g *SchedulerGate, cq *kueue.ClusterQueue, lq *kueue.LocalQueue) *qcache.Manager {
 	t.Helper()
-	m := qcache.NewManager(testClient(t, cq, lq), g, qcache.NewRequeuer(), qcache.WithPreemptionExpectations(preemptexpectations.New()))
+	_, preemption, _ := preemptionExpectations()
+	m, _ := newQueueManager(testClient(t, cq, lq), g, preemption...)
 	g.queues = m
 	if err := m.AddClusterQueue(context.Background(), cq); err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
-	"sigs.k8s.io/kueue/pkg/features"
 )
 
 // Kueue keeps the workloads it tried and could not admit aside
@@ -79,12 +78,7 @@ func newRequeues(queues *qcache.Manager, r testRequeuer) (*Requeues, error) {
 }
 
 // Period is Kueue's batch period for requeues.
-func (q *Requeues) Period() time.Duration {
-	if features.Enabled(features.SchedulerLongRequeueInterval) {
-		return 10 * time.Second
-	}
-	return time.Second
-}
+func (q *Requeues) Period() time.Duration { return requeueBatchPeriod() }
 
 // Pending names the ClusterQueues and root cohorts with a requeue request
 // not yet processed, sorted. Kueue adds them holding its queue manager's

@@ -9,7 +9,6 @@ import (
 	"github.com/go-logr/logr"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
-	preemptexpectations "sigs.k8s.io/kueue/pkg/scheduler/preemption/expectations"
 	"sigs.k8s.io/kueue/pkg/workload"
 )
 
@@ -23,7 +22,8 @@ func TestRequeuesWaitForProcess(t *testing.T) {
 	waiting, running := testWorkload("waiting"), testWorkload("running")
 	c := testClient(t, cq, lq, waiting, running)
 	g := &SchedulerGate{checker: allActive{}}
-	m, r := qcache.NewManagerForUnitTestsWithRequeuer(c, g, qcache.WithPreemptionExpectations(preemptexpectations.New()))
+	_, preemption, _ := preemptionExpectations()
+	m, r := qcache.NewManagerForUnitTestsWithRequeuer(c, g, preemption...)
 	g.queues = m
 	q, err := newRequeues(m, r)
 	if err != nil {

@@ -25,7 +25,6 @@ import (
 	"sigs.k8s.io/kueue/pkg/features"
 	"sigs.k8s.io/kueue/pkg/metrics"
 	"sigs.k8s.io/kueue/pkg/scheduler"
-	preemptexpectations "sigs.k8s.io/kueue/pkg/scheduler/preemption/expectations"
 	"sigs.k8s.io/kueue/pkg/scheduler/preemption/fairsharing"
 	"sigs.k8s.io/kueue/pkg/util/kubeversion"
 	"sigs.k8s.io/kueue/pkg/util/waitforpodsready"
@@ -111,19 +110,13 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	})
 
 	// Kueue runs with its LocalQueue metrics off, which nothing here can
-	// read (lqmetrics.go); Kueue.Config keeps the configuration as given.
+	// read (lqmetrics.go; v0.16's follow their feature gate); Kueue.Config
+	// keeps the configuration as given.
 	given := cfg
 	cfg = withoutLocalQueueMetrics(cfg)
-	lqMetrics := metrics.NewLocalQueueMetricsConfig(cfg.Metrics.LocalQueueMetrics)
-	cacheOpts := []schdcache.Option{
-		schdcache.WithPodsReadyTracking(blockForPodsReady(cfg)),
-		schdcache.WithResourceMetrics(cfg.Metrics.EnableClusterQueueResources),
-		schdcache.WithLocalQueueMetrics(lqMetrics),
-	}
-	queueOpts := []qcache.Option{
-		qcache.WithPodsReadyRequeuingTimestamp(podsReadyRequeuingTimestamp(cfg)),
-		qcache.WithLocalQueueMetrics(lqMetrics),
-	}
+	cacheOpts, queueOpts := metricsOptions(cfg)
+	cacheOpts = append(cacheOpts, schdcache.WithPodsReadyTracking(blockForPodsReady(cfg)))
+	queueOpts = append(queueOpts, qcache.WithPodsReadyRequeuingTimestamp(podsReadyRequeuingTimestamp(cfg)))
 	if r := cfg.Resources; r != nil {
 		if len(r.ExcludeResourcePrefixes) > 0 {
 			cacheOpts = append(cacheOpts, schdcache.WithExcludedResourcePrefixes(r.ExcludeResourcePrefixes))
@@ -149,8 +142,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 	queueOpts = append(queueOpts, relQueueOpts...)
 	cCache := schdcache.New(mgr.GetClient(), cacheOpts...)
 
-	preemption := preemptexpectations.New()
-	queueOpts = append(queueOpts, qcache.WithPreemptionExpectations(preemption))
+	preemption, preemptionQueueOpts, preemptionSchedOpts := preemptionExpectations()
+	queueOpts = append(queueOpts, preemptionQueueOpts...)
 	gate := &SchedulerGate{checker: cCache, looked: make(chan struct{}, 1)}
 	var queues *qcache.Manager
 	var requeues *Requeues
@@ -163,11 +156,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 		queues = m
 	} else {
 		// Kueue's own requeuer, batching for a wall second.
-		requeuer := qcache.NewRequeuer()
+		m, requeuer := newQueueManager(mgr.GetClient(), gate, queueOpts...)
 		if err := mgr.Add(requeuer); err != nil {
 			return nil, fmt.Errorf("adding Kueue's workload requeuer: %w", err)
 		}
-		queues = qcache.NewManager(mgr.GetClient(), gate, requeuer, queueOpts...)
+		queues = m
 	}
 	gate.queues = queues
 
@@ -269,8 +262,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 		scheduler.WithPodsReadyRequeuingTimestamp(podsReadyRequeuingTimestamp(cfg)),
 		scheduler.WithFairSharing(cfg.FairSharing),
 		scheduler.WithAdmissionFairSharing(cfg.AdmissionFairSharing),
-		scheduler.WithPreemptionExpectations(preemption),
 	}
+	schedOpts = append(schedOpts, preemptionSchedOpts...)
 	if o.schedulerClock != nil {
 		// Kueue guards this option with a testing.TB it does not use.
 		schedOpts = append(schedOpts, scheduler.WithClock(nil, o.schedulerClock))

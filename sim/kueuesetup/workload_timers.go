@@ -66,10 +66,7 @@ const workloadController = "workload_controller"
 // samples each LocalQueue's admitted usage every usageSamplingInterval
 // and decays what it consumed with usageHalfLifeTime. The Workload
 // reconciler has code that folds an admitted workload's usage into the
-// same record on its own clock, so the two must read one clock. In Kueue
-// v0.17.0 that code never runs (the reconciler is built without the
-// admission fair sharing configuration, kubernetes-sigs/kueue#10271), so
-// an admission's entry penalty is never taken back; the fix turns it on.
+// same record on its own clock, so the two must read one clock.
 var clockedReconcilers = map[string]func(any) bool{
 	workloadController:      func(r any) bool { _, ok := r.(*core.WorkloadReconciler); return ok },
 	"localqueue_controller": func(r any) bool { _, ok := r.(*core.LocalQueueReconciler); return ok },
