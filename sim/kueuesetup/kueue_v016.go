@@ -22,8 +22,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -31,29 +29,13 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
-	kueueconfig "sigs.k8s.io/kueue/pkg/config"
-	"sigs.k8s.io/kueue/pkg/constants"
 	"sigs.k8s.io/kueue/pkg/controller/core"
-	"sigs.k8s.io/kueue/pkg/controller/jobframework"
 	"sigs.k8s.io/kueue/pkg/dra"
 	"sigs.k8s.io/kueue/pkg/features"
 	"sigs.k8s.io/kueue/pkg/metrics"
 	"sigs.k8s.io/kueue/pkg/scheduler"
 	"sigs.k8s.io/kueue/pkg/util/expectations"
 )
-
-// loadConfig is Kueue's loader, which validates the Configuration too.
-func loadConfig(scheme *runtime.Scheme, path string) (ctrl.Options, configapi.Configuration, error) {
-	return kueueconfig.Load(scheme, path)
-}
-
-// setFeatureGates sets Kueue's process-wide feature gates from cfg.
-func setFeatureGates(cfg *configapi.Configuration, _ *runtime.Scheme) error {
-	if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(cfg.FeatureGates); err != nil {
-		return fmt.Errorf("setting Kueue feature gates: %w", err)
-	}
-	return nil
-}
 
 // release holds what this Kueue release's setup shares between its steps:
 // nothing in v0.16.
@@ -72,31 +54,10 @@ func newRelease(_ context.Context, _ ctrl.Manager, cfg *configapi.Configuration)
 	return &release{}, nil, nil, nil
 }
 
-// setupIndexes adds the indexes this release adds beside the shared ones:
-// none in v0.16.
-func (*release) setupIndexes(context.Context, ctrl.Manager) error { return nil }
-
 // setupCoreControllers sets up Kueue's core controllers; it returns the
 // name of the one that failed. v0.16's take no preemption expectations.
 func (*release) setupCoreControllers(mgr ctrl.Manager, queues *qcache.Manager, cCache *schdcache.Cache, cfg *configapi.Configuration, _ *expectations.Store) (string, error) {
 	return core.SetupControllers(mgr, queues, cCache, cfg, nil)
-}
-
-// setupControllers sets up the feature-gated controllers this release adds
-// beside the shared ones: none in v0.16.
-func (*release) setupControllers(ctrl.Manager, *qcache.Manager, *configapi.Configuration) error {
-	return nil
-}
-
-// copyOptions tells Kueue's job integrations which labels of a job to copy
-// to its Workload.
-func (*release) copyOptions(cfg *configapi.Configuration) []jobframework.Option {
-	return []jobframework.Option{jobframework.WithLabelKeysToCopy(cfg.Integrations.LabelKeysToCopy)}
-}
-
-// newScheduler builds Kueue's scheduler, writing with c.
-func (*release) newScheduler(mgr ctrl.Manager, queues *qcache.Manager, cCache *schdcache.Cache, c client.Client, _ *configapi.Configuration, opts ...scheduler.Option) *scheduler.Scheduler {
-	return scheduler.New(queues, cCache, c, mgr.GetEventRecorderFor(constants.AdmissionName), opts...)
 }
 
 // preemptionExpectations returns no store and no options: Kueue v0.16's

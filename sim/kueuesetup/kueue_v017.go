@@ -5,9 +5,9 @@
 // (-tags kueue_v0_16 with hack/kueue/v0.16.2.mod), kueue_v018.go against
 // Kueue v0.18 (-tags kueue_v0_18 with hack/kueue/v0.18.2.mod),
 // kueue_v019.go against Kueue v0.19 (-tags kueue_v0_19 with
-// hack/kueue/v0.19.2.mod). What v0.17 shares with v0.18 and v0.19 is in
-// kueue_not_v016.go. The
-// releases wire their setup differently (feature gates, core controllers,
+// hack/kueue/v0.19.2.mod). What v0.17 shares with v0.16 is in
+// kueue_v016_v017.go, what it shares with v0.18 and v0.19 in
+// kueue_not_v016.go. The releases wire their setup differently (feature gates, core controllers,
 // the scheduler's event recorder, the queue manager's lookups), and each
 // file does it as that release's cmd/kueue does.
 
@@ -15,35 +15,14 @@ package kueuesetup
 
 import (
 	"context"
-	"fmt"
 
-	"k8s.io/apimachinery/pkg/runtime"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	configapi "sigs.k8s.io/kueue/apis/config/v1beta2"
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
-	kueueconfig "sigs.k8s.io/kueue/pkg/config"
-	"sigs.k8s.io/kueue/pkg/constants"
 	"sigs.k8s.io/kueue/pkg/controller/core"
-	"sigs.k8s.io/kueue/pkg/controller/jobframework"
-	"sigs.k8s.io/kueue/pkg/scheduler"
 	"sigs.k8s.io/kueue/pkg/util/expectations"
 )
-
-// loadConfig is Kueue's loader, which validates the Configuration too.
-func loadConfig(scheme *runtime.Scheme, path string) (ctrl.Options, configapi.Configuration, error) {
-	return kueueconfig.Load(scheme, path)
-}
-
-// setFeatureGates sets Kueue's process-wide feature gates from cfg.
-func setFeatureGates(cfg *configapi.Configuration, _ *runtime.Scheme) error {
-	if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(cfg.FeatureGates); err != nil {
-		return fmt.Errorf("setting Kueue feature gates: %w", err)
-	}
-	return nil
-}
 
 // release holds what this Kueue release's setup shares between its steps:
 // nothing in v0.17.
@@ -55,29 +34,8 @@ func newRelease(context.Context, ctrl.Manager, *configapi.Configuration) (*relea
 	return &release{}, nil, nil, nil
 }
 
-// setupIndexes adds the indexes this release adds beside the shared ones:
-// none in v0.17.
-func (*release) setupIndexes(context.Context, ctrl.Manager) error { return nil }
-
 // setupCoreControllers sets up Kueue's core controllers; it returns the
 // name of the one that failed.
 func (*release) setupCoreControllers(mgr ctrl.Manager, queues *qcache.Manager, cCache *schdcache.Cache, cfg *configapi.Configuration, preemption *expectations.Store) (string, error) {
 	return core.SetupControllers(mgr, queues, cCache, cfg, nil, preemption, nil)
-}
-
-// setupControllers sets up the feature-gated controllers this release adds
-// beside the shared ones: none in v0.17.
-func (*release) setupControllers(ctrl.Manager, *qcache.Manager, *configapi.Configuration) error {
-	return nil
-}
-
-// copyOptions tells Kueue's job integrations which labels of a job to copy
-// to its Workload.
-func (*release) copyOptions(cfg *configapi.Configuration) []jobframework.Option {
-	return []jobframework.Option{jobframework.WithLabelKeysToCopy(cfg.Integrations.LabelKeysToCopy)}
-}
-
-// newScheduler builds Kueue's scheduler, writing with c.
-func (*release) newScheduler(mgr ctrl.Manager, queues *qcache.Manager, cCache *schdcache.Cache, c client.Client, _ *configapi.Configuration, opts ...scheduler.Option) *scheduler.Scheduler {
-	return scheduler.New(queues, cCache, c, mgr.GetEventRecorderFor(constants.AdmissionName), opts...)
 }

@@ -3,7 +3,7 @@
 // This file builds against Kueue v0.19 (-tags kueue_v0_19 with
 // hack/kueue/v0.19.2.mod); its twins
 // (kueue_v01x_test.go) build against the other releases, and
-// kueue_v017_test.go says what differs between them.
+// kueue_v016_v017_test.go says what differs between them.
 
 package kueuesetup
 

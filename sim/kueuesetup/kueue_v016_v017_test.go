@@ -1,14 +1,12 @@
-//go:build kueue_v0_16
+//go:build !kueue_v0_18 && !kueue_v0_19
 
-// This file builds against Kueue v0.16 (-tags kueue_v0_16 with
-// hack/kueue/v0.16.2.mod); its twins, kueue_v017_test.go,
-// kueue_v018_test.go and kueue_v019_test.go, against Kueue v0.17 (the
-// module's go.mod), v0.18 and v0.19: the releases' schedulers record
-// events through different client-go event APIs, v0.16's through
-// k8s.io/client-go/tools/record as v0.17's, their queue managers hand out
-// and take back heads as different types, v0.16's as v0.17's, and they
-// decide waitForPodsReady differently (waitForPodsReadyCases), v0.16 as
-// v0.17.
+// This file builds against Kueue v0.16 and v0.17 (-tags kueue_v0_16 with
+// hack/kueue/v0.16.2.mod, and the module's go.mod); its twins,
+// kueue_v018_test.go and kueue_v019_test.go, against Kueue v0.18 and v0.19:
+// the releases' schedulers record events through different client-go
+// event APIs, their queue managers hand out and take back heads as
+// different types, and they decide waitForPodsReady differently
+// (waitForPodsReadyCases).
 
 package kueuesetup
 
@@ -44,8 +42,8 @@ func requeueFirstHead(ctx context.Context, m *qcache.Manager) (*kueue.Workload, 
 	return heads[0].Obj, len(heads)
 }
 
-// waitForPodsReadyCases are how Kueue v0.16 decides waitForPodsReady: on
-// only when the Configuration sets it.
+// waitForPodsReadyCases are how Kueue v0.16 and v0.17 decide
+// waitForPodsReady: on only when the Configuration sets it.
 var waitForPodsReadyCases = []struct {
 	body string
 	want kueuerelease.WaitForPodsReady
