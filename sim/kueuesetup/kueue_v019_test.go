@@ -1,31 +1,21 @@
 //go:build kueue_v0_19
 
 // This file builds against Kueue v0.19 (-tags kueue_v0_19 with
-// hack/kueue/v0.19.2.mod); its twins
-// (kueue_v01x_test.go) build against the other releases, and
-// kueue_v016_v017_test.go says what differs between them.
+// hack/kueue/v0.19.2.mod), whose queue manager hands out heads wrapping
+// workload.Info and takes back a quota-reservation reason, and which turns
+// waitForPodsReady on by default; kueue_not_v019_test.go builds against
+// the other releases.
 
 package kueuesetup
 
 import (
 	"context"
 
-	"k8s.io/client-go/tools/events"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
-	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
-	"sigs.k8s.io/kueue/pkg/scheduler"
 
 	"github.com/kueue-sim/kueue-sim/kueuerelease"
 )
-
-// newTestScheduler builds Kueue's scheduler with a fake event recorder
-// holding up to n events; it returns the channel the events arrive on.
-func newTestScheduler(queues *qcache.Manager, cCache *schdcache.Cache, c client.Client, n int) (*scheduler.Scheduler, <-chan string) {
-	rec := events.NewFakeRecorder(n)
-	return scheduler.New(queues, cCache, c, rec), rec.Events
-}
 
 // requeueFirstHead takes the heads of m's queues, as Kueue's scheduler
 // does, and requeues the first as a workload the scheduler could not

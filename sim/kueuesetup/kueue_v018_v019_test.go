@@ -1,0 +1,22 @@
+//go:build kueue_v0_18 || kueue_v0_19
+
+// This file builds against Kueue v0.18 and v0.19, whose schedulers record
+// events through events.k8s.io; kueue_v016_v017_test.go builds against
+// v0.16 and v0.17.
+
+package kueuesetup
+
+import (
+	"k8s.io/client-go/tools/events"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
+	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
+	"sigs.k8s.io/kueue/pkg/scheduler"
+)
+
+// newTestScheduler builds Kueue's scheduler with a fake event recorder
+// holding up to n events; it returns the channel the events arrive on.
+func newTestScheduler(queues *qcache.Manager, cCache *schdcache.Cache, c client.Client, n int) (*scheduler.Scheduler, <-chan string) {
+	rec := events.NewFakeRecorder(n)
+	return scheduler.New(queues, cCache, c, rec), rec.Events
+}
