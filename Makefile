@@ -27,7 +27,7 @@ kwok-up: tools kwok
 kwok-down:
 	@hack/kwok-cluster.sh down
 
-## manifests: refresh config/*/third_party (committed) from the modules go.mod pins, after changing go.mod
+## manifests: refresh config/crd/third_party and config/kueue/<release> (committed) from their modules, after changing go.mod or the supported Kueue releases
 .PHONY: manifests
 manifests:
 	$(GO) test ./config -run '^TestThirdPartyManifestsMatchPinnedModules$$' -count=1 -update
@@ -47,7 +47,7 @@ kueue-releases:
 ## verify-kueue-releases: vet every release's build, tests included, and run the unit tests of the release-specific wiring
 verify-kueue-releases:
 	$(foreach r,$(KUEUE_RELEASES),$(GO) vet -modfile=hack/kueue/$(r).mod -tags "$(call kueue_tag,$(r)) integration e2e" ./... && \
-		$(GO) test -modfile=hack/kueue/$(r).mod -tags $(call kueue_tag,$(r)) -count=1 ./kueuerelease ./scenarios ./sim/kueuesetup ./sim/record ./reports/... &&) true
+		$(GO) test -modfile=hack/kueue/$(r).mod -tags $(call kueue_tag,$(r)) -count=1 ./kueuerelease ./sim/assets ./scenarios ./sim/kueuesetup ./sim/record ./reports/... &&) true
 
 ## up: start the embedded control plane with Kueue (Ctrl-C stops it)
 .PHONY: up

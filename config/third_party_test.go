@@ -11,21 +11,32 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
 )
 
-var update = flag.Bool("update", false, "rewrite config/*/third_party from the modules go.mod pins (make manifests)")
+var update = flag.Bool("update", false, "rewrite config/crd/third_party and config/kueue from the modules they copy (make manifests)")
 
 // thirdParty lists the manifests copied from kueue-sim's dependencies, as
-// Kueue's own Makefile copies them: a file (or glob) in a module go.mod pins,
-// the folder here it goes to and, when renamed, its name there.
-var thirdParty = []struct {
-	module, glob, dest, rename string
-}{
-	{"sigs.k8s.io/kueue", "config/components/crd/bases/*.yaml", "crd/third_party", ""},
-	{"github.com/kubeflow/training-operator", "manifests/base/crds/kubeflow.org_pytorchjobs.yaml", "crd/third_party", ""},
-	{"github.com/ray-project/kuberay/ray-operator", "config/crd/bases/ray.io_rayjobs.yaml", "crd/third_party", ""},
-	{"github.com/ray-project/kuberay/ray-operator", "config/crd/bases/ray.io_rayclusters.yaml", "crd/third_party", ""},
-	{"sigs.k8s.io/kueue", "config/components/webhook/manifests.yaml", "webhook/third_party", "kueue-webhooks.yaml"},
+// Kueue's own Makefile copies them: a file (or glob) in a module at a
+// version ("": the one go.mod pins), the folder here it goes to and, when
+// renamed, its name there. Kueue's come from every supported release.
+func thirdParty() []copied {
+	out := []copied{
+		{"github.com/kubeflow/training-operator", "", "manifests/base/crds/kubeflow.org_pytorchjobs.yaml", "crd/third_party", ""},
+		{"github.com/ray-project/kuberay/ray-operator", "", "config/crd/bases/ray.io_rayjobs.yaml", "crd/third_party", ""},
+		{"github.com/ray-project/kuberay/ray-operator", "", "config/crd/bases/ray.io_rayclusters.yaml", "crd/third_party", ""},
+	}
+	for _, r := range kueuerelease.Supported {
+		out = append(out,
+			copied{"sigs.k8s.io/kueue", r, "config/components/crd/bases/*.yaml", "kueue/" + r + "/crd", ""},
+			copied{"sigs.k8s.io/kueue", r, "config/components/webhook/manifests.yaml", "kueue/" + r + "/webhook", "kueue-webhooks.yaml"})
+	}
+	return out
+}
+
+type copied struct {
+	module, version, glob, dest, rename string
 }
 
 // The copies are committed so that `go build ./cmd/sim` and `go install`
@@ -33,8 +44,8 @@ var thirdParty = []struct {
 func TestThirdPartyManifestsMatchPinnedModules(t *testing.T) {
 	want := map[string][]byte{}
 	dirs := map[string]bool{}
-	for _, tp := range thirdParty {
-		dir := moduleDir(t, tp.module)
+	for _, tp := range thirdParty() {
+		dir := moduleDir(t, tp.module, tp.version)
 		files, err := filepath.Glob(filepath.Join(dir, filepath.FromSlash(tp.glob)))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("no file %s in %s@%s (%v)", tp.glob, tp.module, dir, err)
@@ -53,6 +64,11 @@ func TestThirdPartyManifestsMatchPinnedModules(t *testing.T) {
 		dirs[tp.dest] = true
 	}
 	got := map[string][]byte{}
+	// Every release folder is looked at, so one no longer supported shows up.
+	releases, _ := filepath.Glob(filepath.Join("kueue", "*", "*"))
+	for _, dir := range releases {
+		dirs[filepath.ToSlash(dir)] = true
+	}
 	for dir := range dirs {
 		files, _ := filepath.Glob(filepath.Join(filepath.FromSlash(dir), "*.yaml"))
 		for _, f := range files {
@@ -71,6 +87,9 @@ func TestThirdPartyManifestsMatchPinnedModules(t *testing.T) {
 			}
 		}
 		for f, data := range want {
+			if err := os.MkdirAll(filepath.Dir(filepath.FromSlash(f)), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(filepath.FromSlash(f), data, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -98,11 +117,15 @@ func TestThirdPartyManifestsMatchPinnedModules(t *testing.T) {
 	}
 }
 
-// moduleDir returns the module cache folder of a module go.mod requires,
-// downloading it when it is not there yet.
-func moduleDir(t *testing.T, module string) string {
+// moduleDir returns the module cache folder of a module at version (""
+// for the one go.mod requires), downloading it when it is not there yet.
+func moduleDir(t *testing.T, module, version string) string {
 	t.Helper()
-	for _, args := range [][]string{{"list", "-m", "-json", module}, {"mod", "download", "-json", module}} {
+	tries := [][]string{{"list", "-m", "-json", module}, {"mod", "download", "-json", module}}
+	if version != "" {
+		tries = [][]string{{"mod", "download", "-json", module + "@" + version}}
+	}
+	for _, args := range tries {
 		out, err := exec.Command("go", args...).Output()
 		if err != nil {
 			t.Fatalf("go %s: %v", strings.Join(args, " "), err)

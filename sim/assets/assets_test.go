@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kueue-sim/kueue-sim/config"
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
 )
 
 func TestFindBinariesNamesWhatIsMissingAndHowToGetIt(t *testing.T) {
@@ -74,6 +77,20 @@ func TestEmbeddedCRDsIncludeEveryRequiredOne(t *testing.T) {
 	for _, name := range RequiredCRDs {
 		if seen[name] != 1 {
 			t.Errorf("CRD %s embedded %d times, want once", name, seen[name])
+		}
+	}
+}
+
+// A build serves the schema of the Kueue it runs, and only that: an older
+// release's CRD would prune the fields a newer Kueue writes.
+func TestBuildEmbedsTheManifestsOfItsKueueReleaseOnly(t *testing.T) {
+	for _, r := range kueuerelease.Supported {
+		_, err := config.Kueue(r)
+		if r == kueuerelease.Compiled() && err != nil {
+			t.Errorf("config.Kueue(%s), the release this build runs: %v", r, err)
+		}
+		if r != kueuerelease.Compiled() && err == nil {
+			t.Errorf("config.Kueue(%s) is embedded in the build of Kueue %s", r, kueuerelease.Compiled())
 		}
 	}
 }

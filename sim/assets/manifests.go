@@ -16,10 +16,12 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kueue-sim/kueue-sim/config"
+	"github.com/kueue-sim/kueue-sim/kueuerelease"
 )
 
 // RequiredCRDs are CRDs without which the control plane is not what kueue-sim
-// promises; their absence means config/*/third_party lost its files.
+// promises; their absence means config/crd/third_party or config/kueue lost
+// its files.
 var RequiredCRDs = []string{
 	"workloads.kueue.x-k8s.io",
 	"clusterqueues.kueue.x-k8s.io",
@@ -33,16 +35,29 @@ var RequiredCRDs = []string{
 // ErrManifestsMissing is returned when the embedded third-party manifests are
 // absent from the binary.
 var ErrManifestsMissing = errors.New("third-party CRDs are not embedded in this binary: " +
-	"config/*/third_party lacks them; restore them with `git checkout config` or `make manifests` and rebuild")
+	"config/crd/third_party or config/kueue lacks them; restore them with `git checkout config` or `make manifests` and rebuild")
 
 // optionalCRDs is the folder under config of CRDs installed only on request:
 // CRDs skips it.
 const optionalCRDs = "crd/optional"
 
 // CRDs returns every CRD embedded under config/crd except the optional ones
-// (config/crd/optional), sorted by file name.
+// (config/crd/optional), then the CRDs of the Kueue release this build runs
+// (config/kueue/<release>/crd), each sorted by file name.
 func CRDs() ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	return CRDsFrom(config.Manifests, "crd")
+	kueue, err := config.Kueue(kueuerelease.Compiled())
+	if err != nil {
+		return nil, err
+	}
+	out, err := crdsIn(config.Manifests, "crd")
+	if err != nil {
+		return nil, err
+	}
+	kueueCRDs, err := crdsIn(kueue, "crd")
+	if err != nil {
+		return nil, err
+	}
+	return requireCRDs(append(out, kueueCRDs...))
 }
 
 // KueueOperatorCRD returns the CRD of the Red Hat build of Kueue operator's
@@ -69,9 +84,9 @@ func KueueOperatorCRD() (*apiextensionsv1.CustomResourceDefinition, error) {
 	return crd, nil
 }
 
-// CRDsFrom reads every CRD in the YAML files under root of fsys, skipping
+// crdsIn reads every CRD in the YAML files under root of fsys, skipping
 // config/crd/optional.
-func CRDsFrom(fsys fs.FS, root string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+func crdsIn(fsys fs.FS, root string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
 	var out []*apiextensionsv1.CustomResourceDefinition
 	err := walkYAML(fsys, root, func(file string, doc []byte) error {
 		if strings.HasPrefix(file, optionalCRDs+"/") {
@@ -87,27 +102,35 @@ func CRDsFrom(fsys fs.FS, root string) ([]*apiextensionsv1.CustomResourceDefinit
 		out = append(out, crd)
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
+	return out, err
+}
+
+// requireCRDs returns crds, or an error naming the first of RequiredCRDs
+// they lack.
+func requireCRDs(crds []*apiextensionsv1.CustomResourceDefinition) ([]*apiextensionsv1.CustomResourceDefinition, error) {
 	have := map[string]bool{}
-	for _, c := range out {
+	for _, c := range crds {
 		have[c.Name] = true
 	}
 	for _, name := range RequiredCRDs {
 		if !have[name] {
-			return out, fmt.Errorf("CRD %s: %w", name, ErrManifestsMissing)
+			return crds, fmt.Errorf("CRD %s: %w", name, ErrManifestsMissing)
 		}
 	}
-	return out, nil
+	return crds, nil
 }
 
-// KueueWebhooks returns Kueue's webhook configurations, as shipped in its
-// module's config/components/webhook/manifests.yaml.
+// KueueWebhooks returns the webhook configurations of the Kueue release this
+// build runs, as shipped in its module's
+// config/components/webhook/manifests.yaml.
 func KueueWebhooks() ([]*admissionv1.MutatingWebhookConfiguration, []*admissionv1.ValidatingWebhookConfiguration, error) {
+	kueue, err := config.Kueue(kueuerelease.Compiled())
+	if err != nil {
+		return nil, nil, err
+	}
 	var muts []*admissionv1.MutatingWebhookConfiguration
 	var vals []*admissionv1.ValidatingWebhookConfiguration
-	err := walkYAML(config.Manifests, "webhook/third_party", func(file string, doc []byte) error {
+	err = walkYAML(kueue, "webhook", func(file string, doc []byte) error {
 		var meta struct {
 			Kind string `json:"kind"`
 		}

@@ -1,0 +1,10 @@
+//go:build kueue_v0_19
+
+package config
+
+import "embed"
+
+// kueue holds the manifests of the Kueue release hack/kueue/v0.19.2.mod requires.
+//
+//go:embed kueue/v0.19.2
+var kueue embed.FS
