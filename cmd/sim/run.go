@@ -62,19 +62,19 @@ With --junit FILE it writes the expectations as JUnit XML.`,
 	fl.StringVar(&f.runRoot, "run-root", procs.DefaultRunRoot(), "folder for the control plane's files; removed at the end")
 	addTargetFlags(fl, &f.targetFlags)
 	addRunReportFlags(fl, &f.runReportFlags)
-	fl.StringVar(&f.kueue, "kueue", "", "the Kueue release to replay on, such as v0.19.2 or v0.19 (default: the scenario's cluster.kueueVersion, else the one built into this sim; others run in sim-kueue-<release> beside it, built by make kueue-releases)")
+	fl.StringVar(&f.kueue, "kueue", "", "the Kueue release to replay on, such as v0.19.2 or v0.19 (default: the scenario's cluster.kueueVersion, else the one built into this sim; others run in sim-kueue-<release> beside it or in the binary folder, built by sim tools install kueue@RELEASE, --install-tools or make kueue-releases)")
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto (a bar on a terminal, log lines otherwise), bar, log or none")
 	return cmd
 }
 
 func runRun(cmd *cobra.Command, f *runFlags, path string) error {
 	if f.kueue != "" {
-		if err := execKueueRelease(f.kueue); err != nil {
-			return withExitCode(2, err)
+		if err := execKueueRelease(cmd, f.kueue, f.installTools); err != nil {
+			return err
 		}
 	} else if pinned := scenarios.PinnedKueue(path); pinned != "" {
-		if err := execKueueRelease(pinned); err != nil {
-			return withExitCode(2, fmt.Errorf("%s: cluster.kueueVersion %s: %w (or change cluster.kueueVersion)", path, pinned, err))
+		if err := execKueueRelease(cmd, pinned, f.installTools); err != nil {
+			return fmt.Errorf("%s: cluster.kueueVersion %s: %w (or change cluster.kueueVersion)", path, pinned, err)
 		}
 	}
 	out := cmd.OutOrStdout()

@@ -25,7 +25,7 @@ func addTargetFlags(fl *pflag.FlagSet, f *targetFlags) {
 	fl.BoolVar(&f.kwokNodes, "kwok-nodes", false, "with --kubeconfig: make the scenario's node pools as KWOK fake nodes (a cluster made by kwokctl with sim/kwok's config), deleted afterwards")
 	fl.StringVar(&f.prefix, "namespace-prefix", "", `with --kubeconfig: prefix of the run's namespaces (default "ks-<run id>-")`)
 	fl.BoolVar(&f.keep, "keep", false, "with --kubeconfig: leave what the run made on the cluster (namespaces, workloads, queues, KWOK nodes), e.g. for sim import cluster; Kueue and the platform still stop")
-	fl.BoolVar(&f.installTools, "install-tools", false, installToolsUsage)
+	fl.BoolVar(&f.installTools, "install-tools", false, installToolsUsage+"; and the sim of the Kueue release the run asks for, when missing (sim tools install kueue@RELEASE, from kueue-sim's source tree)")
 	fl.DurationVar(&f.slowKueue, "slow-kueue", 0, "slow each reconcile of Kueue's Workload, LocalQueue and job-integration reconcilers by this much wall time, as on a far busier machine: the decisions must not change, only take longer (a check of the replay's determinism; embedded control plane only)")
 }
 

@@ -27,8 +27,9 @@ func newUpgradeCmd() *cobra.Command {
 		Use:   "upgrade SCENARIO --from RELEASE --to RELEASE --report DIR [--fail-on FILE]",
 		Short: "Rehearse a Kueue upgrade: replay a scenario on two Kueue releases and report what changes",
 		Long: `sim upgrade replays SCENARIO on Kueue release --from, then on --to (each in
-the sim built around it: this one or sim-kueue-<release> beside it, built
-by make kueue-releases), and writes one report to DIR (upgrade.md,
+the sim built around it: this one, or sim-kueue-<release> beside it or in
+the binary folder, built by sim tools install kueue@<release> or make
+kueue-releases), and writes one report to DIR (upgrade.md,
 upgrade.html, upgrade.json, junit.xml; each run's own report in DIR/from
 and DIR/to), in this order:
   1. what the new release reads differently in the scenario's Kueue

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
 	"runtime/debug"
 	"strings"
 
@@ -20,16 +20,20 @@ const release = "0.1.0"
 // (-X main.version=..., git describe); "dev" otherwise.
 var version = "dev"
 
-// simVersion is the release and the build: version, or for a
-// `go install ...@v1.2.3` binary the module version Go recorded.
+// simVersion is the release and the build (simBuild).
 func simVersion() string {
-	build := version
-	if build == "dev" {
+	return fmt.Sprintf("%s (build %s)", release, simBuild())
+}
+
+// simBuild is the build's version: version, or for a `go install
+// ...@v1.2.3` binary the module version Go recorded.
+func simBuild() string {
+	if version == "dev" {
 		if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-			build = info.Main.Version
+			return info.Main.Version
 		}
 	}
-	return fmt.Sprintf("%s (build %s)", release, build)
+	return version
 }
 
 func newVersionCmd() *cobra.Command {
@@ -86,22 +90,22 @@ func orUnknown(v string) string {
 }
 
 // kueueReleases lists every Kueue release kueue-sim runs, each marked by
-// where its sim is: this one, built beside it, or not built yet.
+// where its sim is: this one, built beside it or in the binary folder, or
+// not built yet.
 func kueueReleases() string {
-	self, err := os.Executable()
+	b, err := kueueBuilder(io.Discard, "")
 	if err != nil {
-		self = ""
+		return strings.Join(kueuerelease.Supported, ", ") + " (" + err.Error() + ")"
 	}
 	var parts []string
-	for _, r := range kueuerelease.Supported {
-		other, err := assets.KueueRelease(r, kueuerelease.Compiled(), self)
+	for _, s := range b.StatusAll() {
 		switch {
-		case err == nil && other == "":
-			parts = append(parts, r+" (this sim)")
-		case err == nil:
-			parts = append(parts, r+" (built)")
+		case s.Self:
+			parts = append(parts, s.Release+" (this sim)")
+		case s.Present:
+			parts = append(parts, s.Release+" (built)")
 		default:
-			parts = append(parts, r+" (not built: make kueue-releases)")
+			parts = append(parts, s.Release+" (not built: sim tools install kueue@"+s.Release+")")
 		}
 	}
 	return strings.Join(parts, ", ")

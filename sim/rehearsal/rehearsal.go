@@ -49,7 +49,8 @@ type options struct {
 func WithThresholds(th *compare.Thresholds) Option { return func(o *options) { o.thresholds = th } }
 
 // WithSelf names the sim binary whose folder holds the other releases'
-// sims and which runs its own release (default: this executable).
+// sims (after it, the binary folder does) and which runs its own release
+// (default: this executable).
 func WithSelf(path string) Option { return func(o *options) { o.self = path } }
 
 // WithLog receives a line as each replay starts and ends.
@@ -81,9 +82,12 @@ func Run(ctx context.Context, path string, from, to, dir string, opts ...Option)
 		}
 		o.self = self
 	}
+	// The binary folder also holds the sims sim tools install kueue@<release>
+	// builds; without one, only those beside this sim count.
+	binDir, _ := assets.DefaultBinDir()
 	sides := []*side{{name: "from", release: from}, {name: "to", release: to}}
 	for _, sd := range sides {
-		bin, err := assets.KueueRelease(sd.release, kueuerelease.Compiled(), o.self)
+		bin, err := assets.KueueRelease(sd.release, kueuerelease.Compiled(), o.self, binDir)
 		if err != nil {
 			return nil, releaseError{fmt.Errorf("--%s: %w", sd.name, err)}
 		}

@@ -3,15 +3,12 @@ package tools
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
-
-	"k8s.io/utils/clock"
 
 	"github.com/kueue-sim/kueue-sim/sim/assets"
 )
@@ -22,10 +19,7 @@ type Installer struct {
 	// external: the folder is KUBEBUILDER_ASSETS, someone else's; nothing is
 	// built into it.
 	external bool
-	out      io.Writer
-	run      Runner
-	lookPath func(string) (string, error)
-	clock    clock.PassiveClock
+	settings
 }
 
 // New returns an Installer that builds into dir.
@@ -35,7 +29,7 @@ func New(dir string, opts ...Option) *Installer {
 	}
 	in := defaultInstaller(dir)
 	for _, o := range opts {
-		o(in)
+		o(&in.settings)
 	}
 	return in
 }
