@@ -6,7 +6,9 @@ import "k8s.io/utils/ptr"
 const DefaultSeed int64 = 1
 
 // Default fills the unset fields that have defaults. name is used when the
-// scenario has none (usually the file name).
+// scenario has none (usually the file name). A stream with a template gets
+// no replicas: its object holds its pods' counts (see
+// LoadedTemplate.PodSets), and replicas beside a template is invalid.
 func Default(s *Scenario, name string) {
 	if s.Name == "" {
 		s.Name = name
@@ -40,7 +42,7 @@ func Default(s *Scenario, name string) {
 			}
 			w.Count = &n
 		}
-		if w.Replicas == nil {
+		if w.Replicas == nil && w.Template == nil {
 			w.Replicas = ptr.To[int32](1)
 		}
 	}

@@ -4,8 +4,10 @@
 // field path and the fix — the order Kueue's own configuration loader uses.
 //
 // A scenario may name other files: Kubernetes manifests of its queues
-// (queues.manifests, loaded by package manifests) and a Kueue Configuration
-// (cluster.kueueConfig). Load reads and checks them with the scenario, so
+// (queues.manifests, loaded by package manifests), a Kueue Configuration
+// (cluster.kueueConfig) and its streams' templates (workloads[].template,
+// the user's own workload objects, also given inline; template.go). Load
+// reads and checks them with the scenario, so
 // their problems are reported with the scenario's, each with its own file,
 // and keeps what they hold in Scenario.Loaded; the accessors of view.go give
 // the queue facts of the schema and the manifests alike.

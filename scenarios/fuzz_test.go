@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -34,6 +35,19 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte(minimal))
 	f.Add([]byte(jsonScenario))
+	// Streams of templates: files (found from the scenarios folder, where
+	// "fuzz.yaml" is) and the same objects inline.
+	if data, err := os.ReadFile("testdata/templates.yaml"); err == nil {
+		f.Add(bytes.ReplaceAll(data, []byte("template: templates/"), []byte("template: testdata/templates/")))
+	}
+	templates, _ := filepath.Glob("testdata/templates*/*.yaml")
+	for _, file := range templates {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add([]byte(inlineTemplate(data)))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// A hang would stall the fuzzer silently: crash the worker instead,
 		// which records the input.

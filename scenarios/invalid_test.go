@@ -100,6 +100,10 @@ func TestInvalidLines(t *testing.T) {
 		{"workload-bare-check.yaml", "expectations[0].workload.admittedBy", 69},
 		{"pending-counts.yaml", "expectations[4].pendingCounts.at", 74},
 		{"pending-counts-bare.yaml", "expectations[0].pendingCounts.active", 69},
+		{"template-strict-decode.yaml", "workloads[1].template.spec.parallelism", 33},
+		{"template-strict-decode.yaml", "workloads[1].template.spec.template.spec.containers[0].resources.request", 41},
+		{"template-strict-decode.yaml", "spec.pytorchReplicaSpecs[Worker].replicas", 18},
+		{"template-missing.yaml", "workloads[2].template", 33},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			_, err := LoadFile(filepath.Join("testdata/invalid", tc.file))

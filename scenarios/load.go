@@ -110,7 +110,8 @@ func LoadFile(path string) (*Scenario, error) {
 }
 
 // Load decodes data strictly, applies defaults, reads the files the
-// scenario names (queues.manifests, cluster.kueueConfig, relative to file's
+// scenario names (queues.manifests, cluster.kueueConfig, the streams'
+// template files, relative to file's
 // folder; the working directory when file is "<stdin>" or another name in
 // angle brackets) and validates the result. file names the input in errors;
 // name is the default scenario name. Input over MaxFileSize, nested deeper
@@ -145,7 +146,7 @@ func LoadIn(dir, file, name string, data []byte) (*Scenario, error) {
 	}
 	s.Loaded.ManagementStateSet = s.Cluster.OpenShiftAI.ManagementState != ""
 	Default(s, name)
-	refs := src.fromManifests(loadRefs(s, dir))
+	refs := src.fromManifests(append(loadRefs(s, dir), loadTemplates(s, dir, file, src)...))
 	errs, probs := validate(s)
 	if all := append(append(src.problems(errs), refs...), probs...); len(all) > 0 {
 		return nil, newError(file, all)

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -25,6 +26,77 @@ func loadRefs(s *Scenario, dir string) []manifests.Problem {
 		probs = append(probs, ps...)
 	}
 	return probs
+}
+
+// loadTemplates reads each stream's template, relative to dir (an inline
+// one from the scenario, file), into Template.Loaded, and sets the
+// stream's kind from the object's. A file that streams share is read once.
+// Problems without a File are the scenario's: their Field is the path of
+// the template, or of the stream's kind when it contradicts the object's.
+func loadTemplates(s *Scenario, dir, file string, src source) []manifests.Problem {
+	var probs []manifests.Problem
+	files := map[string]*manifests.Object{} // nil: the file did not load
+	for i := range s.Workloads {
+		w := &s.Workloads[i]
+		t := w.Template
+		if t == nil {
+			continue
+		}
+		tp := fmt.Sprintf("workloads[%d].template", i)
+		var obj *manifests.Object
+		var ps []manifests.Problem
+		lt := &LoadedTemplate{}
+		if t.Inline != nil {
+			m, err := t.object()
+			if err != nil {
+				ps = []manifests.Problem{{Item: -1, Msg: fmt.Sprintf("reading the inline object: %v", err)}}
+			} else {
+				obj, ps = manifests.DecodeTemplateObject(m)
+			}
+			lt.Path, lt.Line, lt.field = file, src.lines.Line(tp), tp
+		} else {
+			path := t.File
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(dir, path)
+			}
+			var done bool
+			if obj, done = files[path]; !done {
+				obj, ps = manifests.LoadTemplate(dir, t.File)
+				files[path] = obj
+			}
+			if obj != nil {
+				lt.Path, lt.Line = obj.Source.File, obj.Source.Line
+			}
+		}
+		for _, p := range ps {
+			if p.File == "" {
+				p.Field = joinField(tp, p.Field)
+			}
+			probs = append(probs, p)
+		}
+		if obj == nil {
+			t.failed = true
+			continue
+		}
+		lt.Object, lt.at = obj.Obj, *obj
+		t.Loaded = lt
+		kind := WorkloadKind(obj.Kind)
+		if w.Kind != "" && w.Kind != kind {
+			probs = append(probs, manifests.Problem{Item: -1, Field: fmt.Sprintf("workloads[%d].kind", i), Msg: fmt.Sprintf(
+				"%s, but the template is a %s: remove kind (the template's object sets it) or make them agree", w.Kind, kind)})
+		}
+		w.Kind = kind
+	}
+	return probs
+}
+
+// joinField is the path of field (relative to the object at parent) in
+// the scenario.
+func joinField(parent, field string) string {
+	if field == "" {
+		return parent
+	}
+	return parent + "." + field
 }
 
 // fromManifests turns manifest problems into Problems: those about a

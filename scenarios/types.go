@@ -247,8 +247,10 @@ var Kinds = []WorkloadKind{KindJob, KindPyTorchJob, KindRayJob, KindRayCluster, 
 
 // Stream generates workloads of one kind for one team.
 type Stream struct {
-	Name string       `json:"name"`
-	Team string       `json:"team"`
+	Name string `json:"name"`
+	Team string `json:"team"`
+	// Kind is what each arrival submits; with a template, Load sets it
+	// from the object's kind (written too, it must agree).
 	Kind WorkloadKind `json:"kind"`
 	// Count is the number of workloads; default: the number of arrival
 	// times for arrival.at, 1 otherwise.
@@ -261,7 +263,8 @@ type Stream struct {
 	// RunUntil deletes long-running workloads at this simulated time.
 	RunUntil *metav1.Duration `json:"runUntil,omitempty"`
 	// Replicas is the number of pods: PyTorchJob 1 master + the rest workers,
-	// RayJob/RayCluster 1 head + the rest workers; default 1.
+	// RayJob/RayCluster 1 head + the rest workers; default 1, but unset
+	// beside a template.
 	Replicas *int32 `json:"replicas,omitempty"`
 	// Requests are each pod's requests (and, for extended resources such as
 	// nvidia.com/gpu, limits).
@@ -280,6 +283,10 @@ type Stream struct {
 	// Durations are the workloads' run times one by one, in arrival order
 	// (for replayed traces); excludes Duration.
 	Durations []metav1.Duration `json:"durations,omitempty"`
+	// Template is the user's own object each arrival submits (template.go);
+	// it excludes Replicas, Requests and RequiredNodeAffinity, which the
+	// object holds. Load sets Kind from the object's kind.
+	Template *Template `json:"template,omitempty"`
 }
 
 // Arrival says when a stream's workloads arrive. Exactly one field is set;

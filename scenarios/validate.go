@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // Limits that keep a scenario within what one machine simulates, and within
@@ -80,8 +81,10 @@ type validator struct {
 	streamCount map[string]int32
 	// namespaces are the Namespaces of the manifests.
 	namespaces map[string]bool
-	// mprobs are the problems found in the manifests.
+	// mprobs are the problems found in the manifests and template files.
 	mprobs []Problem
+	// templatesChecked are the template objects whose pods are checked.
+	templatesChecked map[client.Object]bool
 }
 
 func newValidator(s *Scenario) *validator {
@@ -99,6 +102,8 @@ func newValidator(s *Scenario) *validator {
 		cqCohorts:     map[string]bool{},
 		streamCount:   map[string]int32{},
 		namespaces:    map[string]bool{},
+
+		templatesChecked: map[client.Object]bool{},
 	}
 }
 

@@ -31,7 +31,11 @@ func (v *validator) streamPlacement(p *field.Path) field.ErrorList {
 	for i := range v.s.Workloads {
 		w := &v.s.Workloads[i]
 		wp := p.Index(i)
-		if len(w.RequiredNodeAffinity) > 0 {
+		switch {
+		case len(w.RequiredNodeAffinity) > 0 && w.Template != nil:
+			errs = append(errs, field.Forbidden(wp.Child("requiredNodeAffinity"), "the template's pods hold their node affinity: move the requirements into the pod templates' "+
+				"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution and remove requiredNodeAffinity"))
+		case len(w.RequiredNodeAffinity) > 0:
 			errs = append(errs, nodeAffinity(wp.Child("requiredNodeAffinity"), w)...)
 		}
 		if len(w.Durations) > 0 {

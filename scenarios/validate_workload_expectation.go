@@ -119,7 +119,7 @@ func (v *validator) admittedOn(p *field.Path, on map[corev1.ResourceName]string,
 	for _, r := range resources {
 		rp := p.Key(r)
 		name := corev1.ResourceName(r)
-		if st != nil && !st.requests()[r] && name != corev1.ResourcePods {
+		if st != nil && st.requestsKnown() && !st.requests()[r] && name != corev1.ResourcePods {
 			errs = append(errs, invalid(rp, fmt.Sprintf("stream %s does not request %s: Kueue assigns flavors to the resources a workload requests (%s)",
 				st.Name, r, strings.Join(sortedStrings(st.requests()), ", "))))
 		}
@@ -128,10 +128,23 @@ func (v *validator) admittedOn(p *field.Path, on map[corev1.ResourceName]string,
 	return errs
 }
 
-// requests are the stream's requests by name, or nil.
+// requestsKnown tells whether requests are the stream's: a template that
+// did not load has none to tell.
+func (s *Stream) requestsKnown() bool {
+	return s.Template == nil || s.Template.Loaded != nil
+}
+
+// requests are the stream's requests by name (a template's: those of its
+// pods, see LoadedTemplate.resourceNames), or nil.
 func (s *Stream) requests() map[string]bool {
 	if s == nil {
 		return nil
+	}
+	if s.Template != nil {
+		if s.Template.Loaded == nil {
+			return nil
+		}
+		return s.Template.Loaded.resourceNames()
 	}
 	out := make(map[string]bool, len(s.Requests))
 	for r := range s.Requests {

@@ -20,7 +20,9 @@ func (v *validator) streamList(p *field.Path) field.ErrorList {
 		}
 		errs = append(errs, v.teams.ref(wp.Child("team"), w.Team)...)
 		if w.Kind == "" {
-			errs = append(errs, field.Required(wp.Child("kind"), "one of "+strings.Join(kindNames(), ", ")))
+			if w.Template == nil { // a template's kind is the object's, or Load said why not
+				errs = append(errs, field.Required(wp.Child("kind"), "one of "+strings.Join(kindNames(), ", ")+"; or give a template"))
+			}
 		} else if !kindKnown(w.Kind) {
 			errs = append(errs, notSupported(wp.Child("kind"), string(w.Kind), kindNames()))
 		}
@@ -36,8 +38,12 @@ func (v *validator) streamList(p *field.Path) field.ErrorList {
 		if w.RunUntil != nil {
 			errs = append(errs, positiveDuration(wp.Child("runUntil"), w.RunUntil)...)
 		}
-		errs = append(errs, replicas(wp.Child("replicas"), w)...)
-		errs = append(errs, requests(wp.Child("requests"), w)...)
+		if w.Template != nil {
+			errs = append(errs, v.streamTemplate(wp, w)...)
+		} else {
+			errs = append(errs, replicas(wp.Child("replicas"), w)...)
+			errs = append(errs, requests(wp.Child("requests"), w)...)
+		}
 		errs = append(errs, v.streamQueue(wp, w)...)
 		if w.PriorityClass != "" {
 			errs = append(errs, v.priorities.ref(wp.Child("priorityClass"), w.PriorityClass)...)

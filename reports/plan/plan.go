@@ -139,6 +139,19 @@ func absoluteRefs(doc map[string]any, dir string) error {
 			}
 		}
 	}
+	if streams, ok := doc["workloads"].([]any); ok {
+		for _, st := range streams {
+			if m, ok := st.(map[string]any); ok {
+				if ref, ok := m["template"].(string); ok && ref != "" {
+					p, err := abs(ref)
+					if err != nil {
+						return err
+					}
+					m["template"] = p
+				}
+			}
+		}
+	}
 	if c, ok := doc["cluster"].(map[string]any); ok {
 		if ref, ok := c["kueueConfig"].(string); ok && ref != "" {
 			p, err := abs(ref)

@@ -156,6 +156,31 @@ func TestApplyQuickstart(t *testing.T) {
 	}
 }
 
+// Apply names a stream's template file by its absolute path: the varied
+// copy, written elsewhere, loads it.
+func TestApplyTemplates(t *testing.T) {
+	data, err := os.ReadFile("../../scenarios/testdata/templates.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ParseVary("workloads[finetune].count=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	combos, _ := Combinations([]Vary{v})
+	out := filepath.Join(t.TempDir(), "templates.yaml")
+	if err := Apply(data, "templates", []Vary{v}, combos[0], out, "../../scenarios/testdata"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenarios.LoadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := s.Workloads[1].Template.File; !filepath.IsAbs(f) || *s.Workloads[1].Count != 3 {
+		t.Errorf("varied stream: template %s, count %d", f, *s.Workloads[1].Count)
+	}
+}
+
 func TestMergeAndBest(t *testing.T) {
 	shard := func(s string, outcomes ...Outcome) *Plan {
 		return &Plan{SchemaVersion: SchemaVersion, Digest: "d", Vary: []string{"v"}, Total: 3, Shards: []string{s}, Outcomes: outcomes}

@@ -155,24 +155,53 @@ func jsonTree(n *yaml.Node) (any, error) {
 	return tree, nil
 }
 
-// decodeObject decodes one object strictly into the Go type of its kind.
+// table is a set of kinds one loader takes: the kinds of queues.manifests
+// (kinds.go) or of a stream's template (templates.go).
+type table struct {
+	// kindOf finds a kind the table takes.
+	kindOf func(apiVersion, name string) (kind, bool)
+	// whyUnsupported is the message on a kind it does not take.
+	whyUnsupported func(apiVersion, name string) string
+	// example is an apiVersion and kind to start an object with.
+	example string
+	// scope checks an object's name and namespace.
+	scope func(o Object, k kind) []Problem
+	// clean drops what the cluster fills in.
+	clean func(obj client.Object)
+}
+
+// manifestTable is the kinds of queues.manifests.
+var manifestTable = table{kindOf: kindOf, whyUnsupported: whyUnsupported, scope: Object.scope, clean: clean,
+	example: "apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue"}
+
+// decodeObject decodes one manifest strictly into the Go type of its kind.
 func decodeObject(src Source, lines *yamlcheck.Index, m map[string]any) (*Object, []Problem) {
+	return manifestTable.decodeObject(src, lines, m)
+}
+
+// decodeObject decodes one object strictly into the Go type of its kind.
+func (t table) decodeObject(src Source, lines *yamlcheck.Index, m map[string]any) (*Object, []Problem) {
 	apiVersion, _ := m["apiVersion"].(string)
 	kindName, _ := m["kind"].(string)
 	at := Object{Kind: kindName, APIVersion: apiVersion, Source: src, lines: lines}
 	switch {
 	case apiVersion == "" || kindName == "":
-		return nil, []Problem{at.Problem("", "apiVersion and kind are missing or not strings: a manifest starts with apiVersion and kind (e.g. apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue)")}
+		return nil, []Problem{at.Problem("", "apiVersion and kind are missing or not strings: a manifest starts with apiVersion and kind (e.g. "+t.example+")")}
 	}
-	k, ok := kindOf(apiVersion, kindName)
+	k, ok := t.kindOf(apiVersion, kindName)
 	if !ok {
-		return nil, []Problem{at.Problem("", whyUnsupported(apiVersion, kindName))}
+		return nil, []Problem{at.Problem("", t.whyUnsupported(apiVersion, kindName))}
 	}
 	obj := k.decode()
 	var probs []Problem
-	for _, e := range yamlcheck.Check(nil, m, reflect.TypeOf(obj).Elem(), yamlcheck.Options{Doc: func(string) string {
+	opts := yamlcheck.Options{Doc: func(string) string {
 		return "the " + kindName + " reference of " + apiVersion
-	}}) {
+	}}
+	errs := yamlcheck.Check(nil, m, reflect.TypeOf(obj).Elem(), opts)
+	if k.shape != nil {
+		errs = append(errs, k.shape(m, opts)...)
+	}
+	for _, e := range errs {
 		if !k.isOpen(e) {
 			probs = append(probs, at.Problem(e.Field, message(e)))
 		}
@@ -199,14 +228,19 @@ func decodeObject(src Source, lines *yamlcheck.Index, m map[string]any) (*Object
 		}
 		obj = converted
 	}
-	clean(obj)
+	t.clean(obj)
 	at.Obj = obj
-	if probs := at.scope(k); len(probs) > 0 {
+	if probs := t.scope(at, k); len(probs) > 0 {
 		return nil, probs
 	}
 	if k.validate != nil {
 		for _, e := range k.validate(obj) {
 			probs = append(probs, at.Problem(e.Field, e.ErrorBody()+" (Kueue's validation)"))
+		}
+	}
+	if k.check != nil {
+		for _, e := range k.check(obj) {
+			probs = append(probs, at.Problem(e.Field, message(e)))
 		}
 	}
 	if len(probs) > 0 {

@@ -18,5 +18,8 @@
 // own schema, are checked by package scenarios, which sees both.
 //
 // LoadKueueConfig reads a Kueue Configuration file (cluster.kueueConfig) the
-// same way.
+// same way, and LoadTemplate (or DecodeTemplateObject, for one given
+// inline) a stream's template: one workload object of a kind TemplateKinds
+// names, checked for what its kind's API server, webhooks or operator
+// would refuse and what kueue-sim cannot run (templates.go).
 package manifests

@@ -14,6 +14,7 @@ import (
 	dscv1 "github.com/kueue-sim/kueue-sim/api/datasciencecluster/v1"
 	infrav1 "github.com/kueue-sim/kueue-sim/api/infrastructure/v1"
 	odhv1alpha "github.com/kueue-sim/kueue-sim/api/opendatahub/v1alpha"
+	"github.com/kueue-sim/kueue-sim/scenarios/internal/yamlcheck"
 )
 
 // Kueue's API group and the versions a manifest may be written in.
@@ -40,6 +41,14 @@ type kind struct {
 	refused map[string]string
 	// validate is Kueue's own webhook validation of the kind, if exported.
 	validate func(client.Object) field.ErrorList
+	// shape checks the fields kueue-sim reads of a kind decoded as an
+	// *unstructured.Unstructured, whose type says nothing of them; its
+	// errors are filtered by open too.
+	shape func(m map[string]any, o yamlcheck.Options) field.ErrorList
+	// check is what kueue-sim checks of a decoded object besides its type:
+	// what the kind's API server, webhooks or operator would refuse, and
+	// what kueue-sim cannot run. Each message stands on its own.
+	check func(client.Object) field.ErrorList
 }
 
 // kinds are the supported kinds by apiVersion and kind.

@@ -14,7 +14,8 @@ type Source struct {
 	// File is the path of the file, as the scenario's directory and the
 	// reference make it.
 	File string
-	// Doc is the document's index in the file, from 1.
+	// Doc is the document's index in the file, from 1; 0 in a file that
+	// holds one object (a template).
 	Doc int
 	// Item is the object's index in a List document (kind: List), or -1.
 	Item int
@@ -22,8 +23,12 @@ type Source struct {
 	Line int
 }
 
-// String is "FILE:LINE (document N)", or "FILE:LINE (document N, item I)".
+// String is "FILE:LINE (document N)", or "FILE:LINE (document N, item I)";
+// "FILE:LINE" in a file of one object.
 func (s Source) String() string {
+	if s.Doc == 0 {
+		return fmt.Sprintf("%s:%d", s.File, s.Line)
+	}
 	return fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.where())
 }
 

@@ -45,7 +45,12 @@
 // kind_<kind>.go: the object an arrival submits and whatever the kind does
 // otherwise than the default — its pod count, how its run ends, when it
 // runs, who completes its evictions — as optional one-method interfaces
-// (kind.go) checked with type assertions, as in Kueue's jobframework.
+// (kind.go) checked with type assertions, as in Kueue's jobframework. A
+// templated stream's arrival submits a copy of the stream's own object
+// instead, which the kind's fromTemplate makes the arrival's (name,
+// namespace, labels, the instant's scheduling gate, what ends it); its pod
+// count and requests come from the object's pod sets, as its operator
+// runs them (kindWithOperatorPods: KubeRay's submitter and autoscaler).
 // Adding a kind (MPIJob, JobSet) is one new file and its line in kinds,
 // plus its WorkloadKind and validation in package scenarios (and, if its
 // pods end the default way, its case in fakes.PodsOf).

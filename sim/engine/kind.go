@@ -19,6 +19,24 @@ type workloadKind interface {
 	// object builds the object an arrival of the kind submits, from the
 	// metadata and pod template every kind shares.
 	object(o objectSpec) (client.Object, error)
+	// fromTemplate makes obj, a copy of a templated stream's object of
+	// the kind, the arrival's: objectSpec.stamp and stampPod on each pod
+	// template, and what the engine needs to end the object at its
+	// simulated duration or make it fail. Nothing else of the object
+	// changes: Kueue, the webhooks and kube-scheduler see the spec as
+	// written.
+	fromTemplate(o objectSpec, obj client.Object) (client.Object, error)
+}
+
+// kindWithOperatorPods is a kind whose operator makes pods other than a
+// template's pod sets as written: KubeRay adds the submitter (a pod of its
+// own in K8sJobMode, a container of the head pod in SidecarMode) and the
+// autoscaler sidecar to the head pod. Default: the template's pod sets.
+type kindWithOperatorPods interface {
+	// operatorPods are the pod sets of a running workload of the
+	// template object obj, whose pod sets as written are sets (a copy:
+	// operatorPods may change it). obj must not change.
+	operatorPods(obj client.Object, sets []scenarios.TemplatePodSet) []scenarios.TemplatePodSet
 }
 
 // kindWithSidePods is a kind whose running workload has pods besides one

@@ -32,5 +32,20 @@ func (inferenceServiceKind) object(o objectSpec) (client.Object, error) {
 	})
 }
 
+// fromTemplate: KServe copies the InferenceService's labels to its
+// predictor's pods, so the arrival's reach them from the object; the
+// predictor's pod spec gets InstantGate.
+func (inferenceServiceKind) fromTemplate(o objectSpec, obj client.Object) (client.Object, error) {
+	isvc, err := unstructuredOfKind(obj, "InferenceService")
+	if err != nil {
+		return nil, err
+	}
+	o.stamp(isvc)
+	if err := gateUnstructured(isvc, "spec", "predictor"); err != nil {
+		return nil, err
+	}
+	return isvc, nil
+}
+
 // operators: KServe runs InferenceServices (a fake one here).
 func (inferenceServiceKind) operators() []fakes.Kind { return []fakes.Kind{fakes.InferenceService} }

@@ -23,5 +23,20 @@ func (notebookKind) object(o objectSpec) (client.Object, error) {
 	return unstructuredObject("kubeflow.org/v1", "Notebook", o.meta, map[string]any{"template": t})
 }
 
+// fromTemplate: the notebook controller copies the Notebook's labels to
+// its pod, so the arrival's reach it from the object; its pod spec gets
+// InstantGate.
+func (notebookKind) fromTemplate(o objectSpec, obj client.Object) (client.Object, error) {
+	nb, err := unstructuredOfKind(obj, "Notebook")
+	if err != nil {
+		return nil, err
+	}
+	o.stamp(nb)
+	if err := gateUnstructured(nb, "spec", "template", "spec"); err != nil {
+		return nil, err
+	}
+	return nb, nil
+}
+
 // operators: the notebook controller runs Notebooks (a fake one here).
 func (notebookKind) operators() []fakes.Kind { return []fakes.Kind{fakes.Notebook} }

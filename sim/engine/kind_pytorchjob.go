@@ -33,5 +33,23 @@ func (pyTorchJobKind) object(o objectSpec) (client.Object, error) {
 	}}, nil
 }
 
+// fromTemplate: every replica type keeps its own template and replicas;
+// the job starts suspended, as the engine's own PyTorchJobs do (Kueue
+// unsuspends it).
+func (pyTorchJobKind) fromTemplate(o objectSpec, obj client.Object) (client.Object, error) {
+	job, ok := obj.(*kftraining.PyTorchJob)
+	if !ok {
+		return nil, notOfKind(obj, "kubeflow.org/v1 PyTorchJob")
+	}
+	o.stamp(job)
+	for _, spec := range job.Spec.PyTorchReplicaSpecs {
+		if spec != nil {
+			o.stampPod(&spec.Template)
+		}
+	}
+	job.Spec.RunPolicy.Suspend = ptr.To(true)
+	return job, nil
+}
+
 // operators: the training operator runs PyTorchJobs (a fake one here).
 func (pyTorchJobKind) operators() []fakes.Kind { return []fakes.Kind{fakes.PyTorchJob} }

@@ -6,6 +6,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/fakes"
 )
 
@@ -14,9 +15,10 @@ import (
 type rayClusterKind struct{ longRunning }
 
 var (
-	_ workloadKind      = rayClusterKind{}
-	_ kindWithEnd       = rayClusterKind{}
-	_ kindWithOperators = rayClusterKind{}
+	_ workloadKind         = rayClusterKind{}
+	_ kindWithEnd          = rayClusterKind{}
+	_ kindWithOperatorPods = rayClusterKind{}
+	_ kindWithOperators    = rayClusterKind{}
 )
 
 func (rayClusterKind) object(o objectSpec) (client.Object, error) {
@@ -43,6 +45,54 @@ func rayCluster(o objectSpec) *rayv1.RayClusterSpec {
 		}}
 	}
 	return spec
+}
+
+// fromTemplate: the head's and workers' pods are the arrival's; the
+// cluster starts suspended, as the engine's own RayClusters do (Kueue
+// unsuspends it); enableInTreeAutoscaling and the groups are as written.
+func (rayClusterKind) fromTemplate(o objectSpec, obj client.Object) (client.Object, error) {
+	rc, ok := obj.(*rayv1.RayCluster)
+	if !ok {
+		return nil, notOfKind(obj, "ray.io/v1 RayCluster")
+	}
+	o.stamp(rc)
+	stampRayCluster(o, &rc.Spec)
+	rc.Spec.Suspend = ptr.To(true)
+	return rc, nil
+}
+
+// operatorPods: the head pod as KubeRay makes it, with the autoscaler
+// sidecar when autoscaling is on.
+func (rayClusterKind) operatorPods(obj client.Object, sets []scenarios.TemplatePodSet) []scenarios.TemplatePodSet {
+	rc, ok := obj.(*rayv1.RayCluster)
+	if !ok {
+		return sets
+	}
+	return withRayHead(sets, fakes.HeadPodTemplate(&rc.Spec))
+}
+
+// stampRayCluster stamps the head's and every worker group's pod template
+// of a templated RayCluster or RayJob.
+func stampRayCluster(o objectSpec, spec *rayv1.RayClusterSpec) {
+	o.stampPod(&spec.HeadGroupSpec.Template)
+	for i := range spec.WorkerGroupSpecs {
+		o.stampPod(&spec.WorkerGroupSpecs[i].Template)
+	}
+}
+
+// rayHeadPodSet is the name Kueue gives a Ray cluster's head pod set.
+const rayHeadPodSet = "head"
+
+// withRayHead is sets with the head pod set's template replaced by head,
+// the head pod KubeRay makes.
+func withRayHead(sets []scenarios.TemplatePodSet, head corev1.PodTemplateSpec) []scenarios.TemplatePodSet {
+	for i := range sets {
+		if sets[i].Name == rayHeadPodSet {
+			sets[i].Template = head
+			break
+		}
+	}
+	return sets
 }
 
 // operators: KubeRay runs RayClusters (a fake one here).

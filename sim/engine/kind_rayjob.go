@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"fmt"
+
 	rayv1 "github.com/ray-project/kuberay/ray-operator/apis/ray/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/fakes"
 )
 
@@ -15,9 +18,10 @@ import (
 type rayJobKind struct{}
 
 var (
-	_ workloadKind      = rayJobKind{}
-	_ kindWithSidePods  = rayJobKind{}
-	_ kindWithOperators = rayJobKind{}
+	_ workloadKind         = rayJobKind{}
+	_ kindWithSidePods     = rayJobKind{}
+	_ kindWithOperatorPods = rayJobKind{}
+	_ kindWithOperators    = rayJobKind{}
 )
 
 func (rayJobKind) object(o objectSpec) (client.Object, error) {
@@ -46,6 +50,50 @@ func submitterTemplate(o objectSpec) corev1.PodTemplateSpec {
 	t.Labels, t.Spec.SchedulingGates = own.Labels, own.Spec.SchedulingGates
 	return t
 }
+
+// fromTemplate: the cluster's pods, and in K8sJobMode the submitter's, are
+// the arrival's. A template without spec.submitterPodTemplate gets
+// KubeRay's default one, which Kueue counts alike, so that the
+// submitter's pod carries them too. The job starts suspended, as the
+// engine's own RayJobs do (Kueue unsuspends it); its submissionMode,
+// entrypoint and cluster are as written.
+func (rayJobKind) fromTemplate(o objectSpec, obj client.Object) (client.Object, error) {
+	job, ok := obj.(*rayv1.RayJob)
+	if !ok {
+		return nil, notOfKind(obj, "ray.io/v1 RayJob")
+	}
+	if job.Spec.RayClusterSpec == nil {
+		return nil, fmt.Errorf("the RayJob has no spec.rayClusterSpec: kueue-sim runs a RayJob on a cluster of its own, not one a clusterSelector picks")
+	}
+	o.stamp(job)
+	stampRayCluster(o, job.Spec.RayClusterSpec)
+	if fakes.SubmitsWithJob(job) {
+		t := fakes.SubmitterTemplate(job)
+		o.stampPod(&t)
+		job.Spec.SubmitterPodTemplate = &t
+	}
+	job.Spec.Suspend = true
+	return job, nil
+}
+
+// operatorPods: the head pod as KubeRay makes it (with the submitter
+// container in SidecarMode, the autoscaler sidecar with autoscaling), and
+// in K8sJobMode the submitter's pod.
+func (rayJobKind) operatorPods(obj client.Object, sets []scenarios.TemplatePodSet) []scenarios.TemplatePodSet {
+	job, ok := obj.(*rayv1.RayJob)
+	if !ok || job.Spec.RayClusterSpec == nil {
+		return sets
+	}
+	sets = withRayHead(sets, fakes.HeadPodTemplate(fakes.RayJobClusterSpec(job)))
+	if fakes.SubmitsWithJob(job) {
+		sets = append(sets, scenarios.TemplatePodSet{Name: rayJobSubmitterPodSet, Count: 1, Template: fakes.SubmitterTemplate(job)})
+	}
+	return sets
+}
+
+// rayJobSubmitterPodSet is the name Kueue gives a RayJob's submitter pod
+// set.
+const rayJobSubmitterPodSet = "submitter"
 
 // operators: KubeRay runs RayJobs, and Kueue's RayJob integration watches
 // the RayClusters they own, so their CRD must be served too.

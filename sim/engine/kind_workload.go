@@ -41,6 +41,29 @@ func (rawWorkloadKind) object(o objectSpec) (client.Object, error) {
 	return wl, nil
 }
 
+// fromTemplate: the pod sets' templates carry the arrival's labels (no
+// pods to hold: no gate); the stream's queue and priority class, where it
+// names them, replace the template's.
+func (rawWorkloadKind) fromTemplate(o objectSpec, obj client.Object) (client.Object, error) {
+	wl, ok := obj.(*kueue.Workload)
+	if !ok {
+		return nil, notOfKind(obj, "kueue.x-k8s.io Workload")
+	}
+	o.stamp(wl)
+	for i := range wl.Spec.PodSets {
+		t := &wl.Spec.PodSets[i].Template
+		t.Labels = withEntries(t.Labels, o.podLabels())
+	}
+	if q := o.stream.Queue; q != "" {
+		wl.Spec.QueueName = kueue.LocalQueueName(q)
+	}
+	if pc := o.stream.PriorityClass; pc != "" {
+		wl.Spec.PriorityClassRef = kueue.NewWorkloadPriorityClassRef(pc)
+		wl.Spec.Priority = ptr.To(o.priorities[pc])
+	}
+	return wl, nil
+}
+
 // end marks the Workload Finished.
 func (rawWorkloadKind) end(r *Runner, st *wlState) call {
 	a := st.arrival

@@ -7,6 +7,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	resourcehelper "k8s.io/component-helpers/resource"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/kueue-sim/kueue-sim/api/infrastructure/v1"
@@ -21,24 +23,59 @@ const fakeImage = "registry.invalid/kueue-sim/workload:latest"
 // kind_*.go file each), labelled so that its Workload and pods map back to
 // the arrival. priorities maps WorkloadPriorityClass names to values (for
 // raw Workloads).
+//
+// A templated stream's arrival submits a copy of the stream's object, made
+// the arrival's by its kind's fromTemplate.
 func WorkloadObject(a Arrival, priorities map[string]int32) (client.Object, error) {
 	k, err := lookupKind(a.Stream.Kind)
 	if err != nil {
 		return nil, fmt.Errorf("building workload %s: %w", a.Name, err)
 	}
-	return k.object(newObjectSpec(a, priorities))
+	o := newObjectSpec(a, priorities)
+	if a.Stream.Template == nil {
+		return k.object(o)
+	}
+	tmpl := templateObject(a.Stream)
+	if tmpl == nil {
+		return nil, fmt.Errorf("building workload %s: the template of stream %s is not loaded", a.Name, a.Stream.Name)
+	}
+	obj, err := k.fromTemplate(o, tmpl.DeepCopyObject().(client.Object))
+	if err != nil {
+		return nil, fmt.Errorf("building workload %s from its stream's template: %w", a.Name, err)
+	}
+	return obj, nil
 }
 
 // PodCount is the number of pods a running workload of the stream has: its
 // replicas, and for a RayJob the submitter pod KubeRay adds (K8sJobMode).
+// A templated stream's come from its object: the pods of each of its pod
+// sets, and those its operator adds (templatePods).
 func PodCount(st *scenarios.Stream) int {
+	if st.Template != nil {
+		n := 0
+		for _, ps := range templatePods(st) {
+			n += int(ps.Count)
+		}
+		return n
+	}
 	return int(*st.Replicas) + len(sidePods(st))
 }
 
 // totalRequests is what a workload of the stream asks for in all: the
 // stream's requests for each replica, and its kind's other pods' requests.
+// A templated stream's pods ask for what Kubernetes (and Kueue) count for
+// a pod: its containers' requests, or its init containers' where more
+// (sidecars, restartPolicy Always, added to both), plus its overhead.
 func totalRequests(st *scenarios.Stream) map[string]float64 {
 	out := map[string]float64{}
+	if st.Template != nil {
+		for _, ps := range templatePods(st) {
+			for res, q := range resourcehelper.PodRequests(&corev1.Pod{Spec: ps.Template.Spec}, resourcehelper.PodResourcesOptions{}) {
+				out[string(res)] += q.AsApproximateFloat64() * float64(ps.Count)
+			}
+		}
+		return out
+	}
 	for res, q := range st.Requests {
 		out[string(res)] = q.AsApproximateFloat64() * float64(*st.Replicas)
 	}
@@ -86,7 +123,7 @@ func newObjectSpec(a Arrival, priorities map[string]int32) objectSpec {
 	if st.HardwareProfile != "" {
 		meta.Annotations = map[string]string{infrav1.HardwareProfileNameAnnotation: st.HardwareProfile}
 	}
-	return objectSpec{meta: meta, stream: st, replicas: *st.Replicas, priorities: priorities}
+	return objectSpec{meta: meta, stream: st, replicas: ptr.Deref(st.Replicas, 0), priorities: priorities}
 }
 
 // template is a pod template with one container of the given name: the
@@ -95,7 +132,7 @@ func newObjectSpec(a Arrival, priorities map[string]int32) objectSpec {
 // the engine releases the instant's pods together (hold.go).
 func (o objectSpec) template(container string) corev1.PodTemplateSpec {
 	return corev1.PodTemplateSpec{
-		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{WorkloadLabel: o.meta.Name, StreamLabel: o.stream.Name}},
+		ObjectMeta: metav1.ObjectMeta{Labels: o.podLabels()},
 		Spec: corev1.PodSpec{
 			SchedulingGates: []corev1.PodSchedulingGate{{Name: InstantGate}},
 			RestartPolicy:   corev1.RestartPolicyNever,

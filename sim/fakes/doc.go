@@ -33,10 +33,21 @@
 //   - RayJob (KubeRay): once unsuspended, the pods of its RayClusterSpec
 //     (head and worker groups) and, in K8sJobMode, the submitter's pod,
 //     created directly instead of through a RayCluster object and a submitter
-//     Job; jobDeploymentStatus Initializing, Running, then Complete or Failed
-//     with jobStatus SUCCEEDED or FAILED when the job's driver ends.
-//   - RayCluster (KubeRay): once unsuspended, head and worker pods; state
-//     ready when all run; state suspended once its pods are gone.
+//     Job; in SidecarMode the submitter is a container of the head pod
+//     (KubeRay's default submitter, 500m CPU and 200Mi) and there is no
+//     submitter pod; jobDeploymentStatus Initializing, Running, then
+//     Complete or Failed with jobStatus SUCCEEDED or FAILED when the job's
+//     driver ends (the submitter's pod, or the head pod in SidecarMode).
+//   - RayCluster (KubeRay): once unsuspended, head and worker pods, the head
+//     with KubeRay's autoscaler sidecar (500m CPU and 512Mi, or
+//     autoscalerOptions' resources) when enableInTreeAutoscaling is on, for
+//     a RayJob's cluster too; state ready when all run; state suspended
+//     once its pods are gone.
+//
+// Every fake makes its pods from the templates as written, role by role (a
+// PyTorchJob's master and workers, a Ray cluster's head and each worker
+// group): their containers, init containers, overhead, tolerations, node
+// selectors and affinity reach the pods.
 //
 // A pod's end is driven from outside: the scenario engine calls
 // Kubelet.Finish on the pods PodsOf returns once the simulated duration has

@@ -20,8 +20,11 @@ import (
 // rayClusterReconciler is the fake KubeRay operator for RayClusters: the
 // head and worker pods once Kueue unsuspends the cluster, none while it is
 // suspended. A Ray pod that ended is deleted and made again, as KubeRay does
-// for pods whose containers will not restart. It makes no Services and
-// runs no autoscaler.
+// for pods whose containers will not restart. With enableInTreeAutoscaling
+// the head pod carries KubeRay's autoscaler sidecar (HeadPodTemplate),
+// which asks for resources like any container; the autoscaler itself does
+// not run, so worker groups keep their desired replicas. It makes no
+// Services.
 type rayClusterReconciler struct {
 	client client.Client
 	clock  clock.PassiveClock

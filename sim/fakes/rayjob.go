@@ -29,6 +29,11 @@ import (
 // the characters come from a hash of the RayJob's name, not from chance, so
 // that runs repeat; the submitter's pod is <rayjob>-submitter.
 //
+// In SidecarMode KubeRay runs the submitter as a container of the head pod
+// instead (RayJobClusterSpec), and the head pod carries it; a cluster with
+// enableInTreeAutoscaling has the autoscaler sidecar on its head too
+// (HeadPodTemplate).
+//
 // The Ray job's driver is the submitter pod in K8sJobMode and the head pod
 // otherwise (HTTPMode, SidecarMode; InteractiveMode is treated like
 // HTTPMode). When the driver ends the job is Complete with jobStatus
@@ -124,12 +129,13 @@ func (r *rayJobReconciler) run(ctx context.Context, job *rayv1.RayJob, st *rayv1
 	}
 	gvk := rayv1.SchemeGroupVersion.WithKind("RayJob")
 	extra := rayJobSelector(job.Name)
-	if err := createMissing(ctx, r.client, rayClusterPods(job, gvk, st.RayClusterName, job.Spec.RayClusterSpec, extra), pods); err != nil {
+	spec := RayJobClusterSpec(job)
+	if err := createMissing(ctx, r.client, rayClusterPods(job, gvk, st.RayClusterName, spec, extra), pods); err != nil {
 		return err
 	}
 	cluster := &rayv1.RayCluster{
 		ObjectMeta: metav1.ObjectMeta{Name: st.RayClusterName, Namespace: job.Namespace, Generation: 1},
-		Spec:       *job.Spec.RayClusterSpec,
+		Spec:       *spec,
 		Status:     st.RayClusterStatus,
 	}
 	var clusterPods []corev1.Pod
@@ -142,7 +148,7 @@ func (r *rayJobReconciler) run(ctx context.Context, job *rayv1.RayJob, st *rayv1
 
 	if st.JobDeploymentStatus == rayv1.JobDeploymentStatusInitializing && st.RayClusterStatus.State == rayv1.Ready {
 		st.DashboardURL = fmt.Sprintf("%s.%s.svc.cluster.local:%d", rayHeadServiceName(st.RayClusterName), job.Namespace, rayutils.DefaultDashboardPort)
-		if job.Spec.SubmissionMode == rayv1.K8sJobMode {
+		if SubmitsWithJob(job) {
 			if err := createMissing(ctx, r.client, []*corev1.Pod{submitterPod(job, gvk)}, pods); err != nil {
 				return err
 			}
@@ -150,8 +156,11 @@ func (r *rayJobReconciler) run(ctx context.Context, job *rayv1.RayJob, st *rayv1
 		st.JobDeploymentStatus = rayv1.JobDeploymentStatusRunning
 	}
 	if st.JobDeploymentStatus == rayv1.JobDeploymentStatusRunning {
+		// In SidecarMode the driver is the head pod's submitter
+		// container: the fake kubelet ends every container of a pod at
+		// once, so the head pod's phase is the container's.
 		driver := podByName(pods, rayutils.PodName(st.RayClusterName, rayv1.HeadNode, false))
-		if job.Spec.SubmissionMode == rayv1.K8sJobMode {
+		if SubmitsWithJob(job) {
 			driver = podByName(pods, submitterPodName(job.Name))
 		}
 		rayJobProgress(st, job.Name, driver)
@@ -210,18 +219,58 @@ func rayJobSelector(job string) map[string]string {
 
 func submitterPodName(job string) string { return job + "-submitter" }
 
-// submitterPod is the pod of the submitter Job KubeRay makes in K8sJobMode:
-// spec.submitterPodTemplate, or KubeRay's default (GetSubmitterTemplate),
-// which Kueue also uses to account for it.
+// submitterPod is the pod of the submitter Job KubeRay makes in K8sJobMode
+// (SubmitterTemplate).
 func submitterPod(job *rayv1.RayJob, gvk schema.GroupVersionKind) *corev1.Pod {
-	tmpl := job.Spec.SubmitterPodTemplate
-	if tmpl == nil {
-		t := DefaultSubmitterTemplate(job.Spec.RayClusterSpec.HeadGroupSpec.Template.Spec.Containers[rayutils.RayContainerIndex].Image)
-		tmpl = &t
-	}
+	tmpl := SubmitterTemplate(job)
 	labels := rayJobSelector(job.Name)
 	labels[rayutils.KubernetesCreatedByLabelKey] = rayutils.ComponentName
-	return newPod(job, gvk, submitterPodName(job.Name), tmpl, labels)
+	return newPod(job, gvk, submitterPodName(job.Name), &tmpl, labels)
+}
+
+// SubmitsWithJob tells whether KubeRay submits the job's Ray job from a
+// submitter Job of its own, a pod besides the cluster's: in K8sJobMode,
+// the API's default (an object not read back from the API server may
+// leave the mode unset).
+func SubmitsWithJob(job *rayv1.RayJob) bool {
+	return job.Spec.SubmissionMode == rayv1.K8sJobMode || job.Spec.SubmissionMode == ""
+}
+
+// SubmitterTemplate is the pod template of the submitter Job KubeRay makes
+// in K8sJobMode (GetSubmitterTemplate): spec.submitterPodTemplate, or
+// KubeRay's default, which Kueue also uses to account for it.
+func SubmitterTemplate(job *rayv1.RayJob) corev1.PodTemplateSpec {
+	if t := job.Spec.SubmitterPodTemplate; t != nil {
+		return *t.DeepCopy()
+	}
+	return DefaultSubmitterTemplate(rayImage(job.Spec.RayClusterSpec))
+}
+
+// RayJobClusterSpec is the spec of the RayCluster KubeRay makes for a
+// RayJob (constructRayClusterForRayJob): spec.rayClusterSpec, and in
+// SidecarMode the submitter container after the head's containers, with
+// the head's restart policy Never (KubeRay retries a SidecarMode job as a
+// whole, never its submitter). job's own spec is left as it is.
+func RayJobClusterSpec(job *rayv1.RayJob) *rayv1.RayClusterSpec {
+	spec := job.Spec.RayClusterSpec
+	if spec == nil || job.Spec.SubmissionMode != rayv1.SidecarMode {
+		return spec
+	}
+	spec = spec.DeepCopy()
+	head := &spec.HeadGroupSpec.Template.Spec
+	head.Containers = append(head.Containers, SidecarSubmitterContainer(spec))
+	head.RestartPolicy = corev1.RestartPolicyNever
+	return spec
+}
+
+// SidecarSubmitterContainer is the submitter container KubeRay adds to the
+// head pod of a RayJob in SidecarMode (getSubmitterContainer:
+// GetDefaultSubmitterContainer): KubeRay's default submitter, of the head's
+// image, asking 500m CPU and 200Mi. KubeRay refuses a
+// spec.submitterPodTemplate in SidecarMode, so nothing overrides it. Kueue
+// counts it from v0.18.3 and v0.19.0.
+func SidecarSubmitterContainer(spec *rayv1.RayClusterSpec) corev1.Container {
+	return DefaultSubmitterTemplate(rayImage(spec)).Spec.Containers[0]
 }
 
 // DefaultSubmitterTemplate is the submitter pod template KubeRay uses in

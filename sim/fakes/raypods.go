@@ -8,6 +8,7 @@ import (
 	rayv1 "github.com/ray-project/kuberay/ray-operator/apis/ray/v1"
 	rayutils "github.com/ray-project/kuberay/ray-operator/controllers/ray/utils"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -19,8 +20,8 @@ import (
 // stable from run to run and a pod is never made twice: head
 // <cluster>-head, workers <cluster>-<group>-worker-<i>.
 func rayClusterPods(owner client.Object, gvk schema.GroupVersionKind, cluster string, spec *rayv1.RayClusterSpec, extra map[string]string) []*corev1.Pod {
-	head := &spec.HeadGroupSpec.Template
-	out := []*corev1.Pod{newPod(owner, gvk, rayutils.PodName(cluster, rayv1.HeadNode, false), head,
+	head := HeadPodTemplate(spec)
+	out := []*corev1.Pod{newPod(owner, gvk, rayutils.PodName(cluster, rayv1.HeadNode, false), &head,
 		rayPodLabels(rayv1.HeadNode, cluster, rayutils.RayNodeHeadGroupLabelValue, head.Labels, extra))}
 	for _, g := range spec.WorkerGroupSpecs {
 		prefix := rayutils.PodName(cluster+"-"+g.GroupName, rayv1.WorkerNode, true)
@@ -30,6 +31,69 @@ func rayClusterPods(owner client.Object, gvk schema.GroupVersionKind, cluster st
 		}
 	}
 	return out
+}
+
+// HeadPodTemplate is the template of the head pod KubeRay makes for a Ray
+// cluster's spec (DefaultHeadPodTemplate): the head group's template, and,
+// with enableInTreeAutoscaling, the autoscaler sidecar after its
+// containers. KubeRay also points the head at the autoscaler's service
+// account; the fake does not, since it makes no service accounts.
+func HeadPodTemplate(spec *rayv1.RayClusterSpec) corev1.PodTemplateSpec {
+	head := *spec.HeadGroupSpec.Template.DeepCopy()
+	if rayutils.IsAutoscalingEnabled(spec) {
+		head.Spec.Containers = append(head.Spec.Containers, AutoscalerContainer(spec))
+	}
+	return head
+}
+
+// AutoscalerContainer is the autoscaler sidecar KubeRay adds to the head
+// pod of a cluster with enableInTreeAutoscaling (BuildAutoscalerContainer,
+// then mergeAutoscalerOverrides): named autoscaler, the head's image,
+// 500m CPU and 512Mi requested and limited; spec.autoscalerOptions'
+// resources, image and pull policy replace those. Kueue counts it from
+// v0.19.
+func AutoscalerContainer(spec *rayv1.RayClusterSpec) corev1.Container {
+	c := corev1.Container{
+		Name:            autoscalerContainerName,
+		Image:           rayImage(spec),
+		ImagePullPolicy: corev1.PullIfNotPresent,
+		Resources: corev1.ResourceRequirements{
+			Limits: corev1.ResourceList{
+				corev1.ResourceCPU:    resource.MustParse("500m"),
+				corev1.ResourceMemory: resource.MustParse("512Mi"),
+			},
+			Requests: corev1.ResourceList{
+				corev1.ResourceCPU:    resource.MustParse("500m"),
+				corev1.ResourceMemory: resource.MustParse("512Mi"),
+			},
+		},
+	}
+	if o := spec.AutoscalerOptions; o != nil {
+		if o.Resources != nil {
+			c.Resources = *o.Resources.DeepCopy()
+		}
+		if o.Image != nil {
+			c.Image = *o.Image
+		}
+		if o.ImagePullPolicy != nil {
+			c.ImagePullPolicy = *o.ImagePullPolicy
+		}
+	}
+	return c
+}
+
+// autoscalerContainerName is the name KubeRay gives the autoscaler sidecar
+// (common.AutoscalerContainerName).
+const autoscalerContainerName = "autoscaler"
+
+// rayImage is the image of the head's Ray container, which KubeRay gives
+// the containers it adds (submitter, autoscaler); "" without one.
+func rayImage(spec *rayv1.RayClusterSpec) string {
+	cs := spec.HeadGroupSpec.Template.Spec.Containers
+	if len(cs) <= rayutils.RayContainerIndex {
+		return ""
+	}
+	return cs[rayutils.RayContainerIndex].Image
 }
 
 // rayPodLabels are KubeRay's labels for a Ray pod (labelPod): the template
