@@ -125,3 +125,26 @@ func TestUpgradeSpotFallbackAffinity(t *testing.T) {
 		}
 	}
 }
+
+// Rehearsing the upgrade from v0.17.1 to v0.19.2 of RayJobs in SidecarMode
+// (a stream of the team's own RayJob manifest) whose Ray cluster asks for
+// exactly the ClusterQueue's CPUs: v0.19.2 counts KubeRay's submitter
+// container in the head pod set (kubernetes-sigs/kueue#12454) and admits
+// neither.
+func TestUpgradeRayJobSidecar(t *testing.T) {
+	const to = "v0.19.2"
+	buildRelease(t, to)
+	code, out := runSim(t, "upgrade", "../../scenarios/upgrade/rayjob-sidecar.yaml", "--from", "v0.17.1", "--to", to, "--report", t.TempDir())
+	if code != 0 {
+		t.Fatalf("sim upgrade exited %d:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"2 of 2 workloads decide differently",
+		"analytics/score-0  never admitted under v0.19.2",
+		"analytics/score-1  never admitted under v0.19.2",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sim upgrade's summary lacks %q:\n%s", want, out)
+		}
+	}
+}
