@@ -48,7 +48,8 @@ const KServeContainerName = "kserve-container"
 //     replica spec's replicas (default 1) pods of its template.
 //   - RayCluster, and a RayJob's spec.rayClusterSpec: head, 1 pod, then
 //     each worker group, named as its groupName in lower case, with
-//     replicas pods (minReplicas when replicas is unset, 0 when both are)
+//     replicas pods (0 when unset, as the API server defaults it; the
+//     loader refuses an unset replicas beside a minReplicas over 0)
 //     times numOfHosts (when over 1). A RayJob's submitter is not among
 //     them (K8sJobMode's submitter Job, SidecarMode's container on the
 //     head), nor the autoscaler container KubeRay adds to the head with
@@ -137,7 +138,7 @@ func rayPodSets(rc *rayv1.RayClusterSpec, p *field.Path) []TemplatePodSet {
 	out := []TemplatePodSet{podSet("head", 1, &rc.HeadGroupSpec.Template, p.Child("headGroupSpec", "template"))}
 	for i := range rc.WorkerGroupSpecs {
 		g := &rc.WorkerGroupSpecs[i]
-		n := deref(g.Replicas, deref(g.MinReplicas, 0))
+		n := deref(g.Replicas, 0)
 		if g.NumOfHosts > 1 {
 			n *= g.NumOfHosts
 		}

@@ -46,8 +46,8 @@ func TestPodSets(t *testing.T) {
 		{"PyTorchJob of workers only", &kftov1.PyTorchJob{Spec: kftov1.PyTorchJobSpec{PyTorchReplicaSpecs: map[kftov1.ReplicaType]*kftov1.ReplicaSpec{
 			kftov1.PyTorchJobReplicaTypeWorker: {Template: pod("pytorch")},
 		}}}, "worker 1"},
-		{"RayCluster", &rayv1.RayCluster{Spec: cluster}, "head 1, small 2, multi-host 6, autoscaled 4, none 0"},
-		{"RayJob", &rayv1.RayJob{Spec: rayv1.RayJobSpec{SubmissionMode: rayv1.SidecarMode, RayClusterSpec: &cluster}}, "head 1, small 2, multi-host 6, autoscaled 4, none 0"},
+		{"RayCluster", &rayv1.RayCluster{Spec: cluster}, "head 1, small 2, multi-host 6, autoscaled 0, none 0"},
+		{"RayJob", &rayv1.RayJob{Spec: rayv1.RayJobSpec{SubmissionMode: rayv1.SidecarMode, RayClusterSpec: &cluster}}, "head 1, small 2, multi-host 6, autoscaled 0, none 0"},
 		{"RayJob without a cluster", &rayv1.RayJob{}, ""},
 		{"Workload", &kueue.Workload{Spec: kueue.WorkloadSpec{PodSets: []kueue.PodSet{{Count: 2, Template: pod("a")}, {Name: "b", Count: 0, Template: pod("b")}}}}, "main 2, b 0"},
 		{"Notebook", unstructuredObject(t, "kubeflow.org/v1", "Notebook", map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "nb"}}}}}), "main 1"},

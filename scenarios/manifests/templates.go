@@ -522,6 +522,9 @@ func checkRayClusterSpec(p *field.Path, spec *rayv1.RayClusterSpec) field.ErrorL
 			}
 		}
 		switch {
+		case g.Replicas == nil && lo > 0:
+			errs = append(errs, field.Required(gp.Child("replicas"), fmt.Sprintf(
+				"the API server sets an unset replicas to 0, which Kueue counts, while KubeRay starts minReplicas (%d) pods: set replicas", lo)))
 		case lo > hi:
 			errs = append(errs, bad(gp.Child("minReplicas"), fmt.Sprintf("%d is over maxReplicas %d: KubeRay refuses it", lo, hi)))
 		case g.Replicas != nil && (*g.Replicas < lo || *g.Replicas > hi):
