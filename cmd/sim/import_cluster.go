@@ -16,12 +16,13 @@ import (
 type importClusterFlags struct {
 	kubeconfig, context, out, name string
 	since                          time.Duration
+	redact                         bool
 }
 
 func newImportClusterCmd() *cobra.Command {
 	f := &importClusterFlags{}
 	cmd := &cobra.Command{
-		Use:   "cluster --kubeconfig PATH [--context NAME] [--since 168h] -o DIR",
+		Use:   "cluster --kubeconfig PATH [--context NAME] [--since 168h] [--redact] -o DIR",
 		Short: "Write a scenario from a live cluster: its nodes, queues and recent Workloads (list calls only)",
 		Long: `sim import cluster reads a live cluster with list calls only and writes
 DIR/scenario.yaml, DIR/manifests/ and, when the cluster has Kueue's
@@ -37,26 +38,38 @@ ConfigMap kueue-manager-config, DIR/kueue-config.yaml:
     status, managedFields, uid, resourceVersion and the like;
   - streams that replay the Workloads created in the last --since (and older
     ones still running or pending, at time 0), as sim import workloads does;
+  - templates: the Workloads' owners (batch Jobs, PyTorchJobs, RayJobs,
+    RayClusters, Notebooks, InferenceServices), listed per kind in the
+    namespaces of the replayed Workloads, each distinct spec written once to
+    DIR/templates/ (status, uids, managed fields, owner references, Kueue's
+    labels and annotations and what the operators set at run time removed;
+    images and env kept unless --redact) and named by the streams as their
+    template. A Workload whose owner is gone, or of another kind, is rebuilt
+    from its pod sets; the scenario's top comment and the output say how
+    many are;
   - cluster.kueueVersion: the Kueue release the cluster runs, from the image
     tag of Kueue's controller-manager Deployment (for the Red Hat build of
     Kueue, the Kueue minor of the release its operator's OLM owner names),
     when kueue-sim replays it; else a comment there names the nearest
     release it does, and an unknown release is a warning on stderr.
 
-It reads ConfigMaps of Kueue's namespace only, and never Secrets. Deployments
-it may not list leave the Kueue release unknown, not the import incomplete. A
-kind whose CRD is missing is skipped with a note. A list the user may not make
-is reported on stderr ("forbidden: list clusterqueues.kueue.x-k8s.io: ..."), the
-import goes on, the scenario's description and top comment start with
-"Incomplete:", and the command still exits 0 (node pools are inferred from the
-workloads when nodes cannot be listed).
+It reads ConfigMaps of Kueue's namespace only, and never Secrets, pods or
+logs. Deployments it may not list leave the Kueue release unknown, not the
+import incomplete. A kind whose CRD is missing is skipped with a note (an
+owner kind quietly). A list the user may not make is reported on stderr
+("forbidden: list clusterqueues.kueue.x-k8s.io: ..."), the import goes on,
+the scenario's description and top comment start with "Incomplete:", and the
+command still exits 0 (node pools are inferred from the workloads when nodes
+cannot be listed; a forbidden owner list is a note, its Workloads rebuilt
+from their pod sets).
 
 The scenario always loads: what the workloads and objects name and the
 cluster lacks (a WorkloadPriorityClass, a Namespace, a LocalQueue, a
 ClusterQueue a LocalQueue names, inferred from its workloads' demand) is
 added, said on stderr and marked "Inferred:" in the scenario.`,
 		Example: `  sim import cluster --kubeconfig ~/.kube/config -o my-cluster/
-  sim import cluster --kubeconfig kc --context prod --since 24h -o prod/`,
+  sim import cluster --kubeconfig kc --context prod --since 24h -o prod/
+  sim import cluster --kubeconfig kc --redact -o shareable/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runImportCluster(cmd, f) },
 	}
@@ -66,6 +79,7 @@ added, said on stderr and marked "Inferred:" in the scenario.`,
 	fl.DurationVar(&f.since, "since", kube.DefaultSince, "replay the Workloads created this long before now")
 	fl.StringVarP(&f.out, "output", "o", "", "folder to write (scenario.yaml, manifests/, kueue-config.yaml)")
 	fl.StringVar(&f.name, "name", "", "scenario name (default: the folder's name)")
+	fl.BoolVar(&f.redact, "redact", false, "drop every container's and init container's env, envFrom, command and args (and a RayJob's entrypoint and runtimeEnvYAML) from the templates")
 	_ = cmd.MarkFlagRequired("output")
 	return cmd
 }
@@ -90,7 +104,7 @@ func runImportCluster(cmd *cobra.Command, f *importClusterFlags) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	imp, err := kube.FromCluster(ctx, c, kube.ClusterOptions{Since: f.since, Name: f.name, Dir: f.out, Source: source})
+	imp, err := kube.FromCluster(ctx, c, kube.ClusterOptions{Since: f.since, Name: f.name, Dir: f.out, Source: source, Redact: f.redact})
 	if err != nil {
 		return fmt.Errorf("importing %s: %w", source, err)
 	}

@@ -13,12 +13,14 @@ import (
 
 type importWorkloadsFlags struct {
 	cluster, out, name string
+	owners             []string
+	redact             bool
 }
 
 func newImportWorkloadsCmd() *cobra.Command {
 	f := &importWorkloadsFlags{}
 	cmd := &cobra.Command{
-		Use:   "workloads FILE... [--cluster SCENARIO|DIR] -o DIR",
+		Use:   "workloads FILE... [--owners FILE]... [--redact] [--cluster SCENARIO|DIR] -o DIR",
 		Short: "Write a scenario that replays saved Kueue Workloads (kubectl get workloads -o yaml|json)",
 		Long: `sim import workloads reads saved dumps of Kueue Workloads
 (kubectl get workloads.kueue.x-k8s.io -A -o yaml, or -o json; kueue.x-k8s.io
@@ -28,6 +30,15 @@ admission to Finished (none for the ones still running: they run to the end;
 the ones that never ran get the median of their stream), pod sets' counts and
 requests, queue, priority class, and the kind from the owner (a Workload that
 fits no kind is replayed as a raw Workload asking for all it asked for).
+
+With --owners (repeatable; e.g. kubectl get jobs,pytorchjobs,rayjobs,rayclusters
+-A -o yaml, a List or several YAML documents) the Workloads whose owner the
+dumps hold replay the owner's manifest, as sim import cluster's do: each
+distinct spec written once to DIR/templates/, cleaned of what the cluster and
+the operators fill in, images and env kept unless --redact. The others are
+rebuilt from their pod sets, and the scenario's top comment and the output
+say how many are. Objects of other kinds in those dumps are left out, with a
+note.
 
 The cluster and the queues come from --cluster when given: a scenario file
 (its node pools, Kueue configuration, queues and teams, paths rewritten to
@@ -43,7 +54,9 @@ Bad input (unreadable file, bad YAML, an object that is not a Workload) is
 reported with the file, its line and document, and exits 2.`,
 		Example: `  kubectl get workloads.kueue.x-k8s.io -A -o yaml > workloads.yaml
   sim import workloads workloads.yaml -o imported/
-  sim import workloads workloads.yaml --cluster my-cluster.yaml -o replay/`,
+  sim import workloads workloads.yaml --cluster my-cluster.yaml -o replay/
+  kubectl get jobs,pytorchjobs,rayjobs,rayclusters -A -o yaml > owners.yaml
+  sim import workloads workloads.yaml --owners owners.yaml --redact -o replay/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runImportWorkloads(cmd, f, args) },
 	}
@@ -51,12 +64,17 @@ reported with the file, its line and document, and exits 2.`,
 	fl.StringVar(&f.cluster, "cluster", "", "scenario file, or folder of manifests, to take the cluster and queues from (default: inferred)")
 	fl.StringVarP(&f.out, "output", "o", "", "folder to write (scenario.yaml, manifests/)")
 	fl.StringVar(&f.name, "name", "", "scenario name (default: the folder's name)")
+	fl.StringArrayVar(&f.owners, "owners", nil, "dump of the Workloads' owners (Jobs, PyTorchJobs, RayJobs, RayClusters, Notebooks, InferenceServices) to replay their manifests; repeatable")
+	fl.BoolVar(&f.redact, "redact", false, "drop every container's and init container's env, envFrom, command and args (and a RayJob's entrypoint and runtimeEnvYAML) from the templates")
 	_ = cmd.MarkFlagRequired("output")
 	return cmd
 }
 
 func runImportWorkloads(cmd *cobra.Command, f *importWorkloadsFlags, files []string) error {
-	imp, err := kube.FromWorkloadFiles(files, kube.WorkloadsOptions{Cluster: f.cluster, Dir: f.out, Name: f.name})
+	if f.redact && len(f.owners) == 0 {
+		return withExitCode(2, fmt.Errorf("--redact applies to the owners' manifests: give them with --owners FILE"))
+	}
+	imp, err := kube.FromWorkloadFiles(files, kube.WorkloadsOptions{Cluster: f.cluster, Dir: f.out, Name: f.name, Owners: f.owners, Redact: f.redact})
 	if kube.IsInputError(err) {
 		return withExitCode(2, err)
 	}
@@ -89,6 +107,12 @@ func reportImport(out, errOut io.Writer, imp *kube.Import, dir string) {
 	}
 	if imp.KueueConfig != nil {
 		fmt.Fprintf(out, "wrote %s\n", filepath.Join(dir, kube.KueueConfigFile))
+	}
+	if files := imp.TemplateFiles(); len(files) > 0 {
+		fmt.Fprintf(out, "wrote %s: %s\n", filepath.Join(dir, kube.TemplatesDir), plural(len(files), "template"))
+	}
+	if line := imp.OwnersLine(); line != "" {
+		fmt.Fprintf(out, "owners: %s\n", line)
 	}
 	for _, i := range imp.Inferred {
 		fmt.Fprintf(out, "inferred: %s\n", i)

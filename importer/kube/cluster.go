@@ -55,6 +55,9 @@ type ClusterOptions struct {
 	Name, Dir string
 	// Source names the cluster (context, server) in the top comment.
 	Source string
+	// Redact drops the containers' env, envFrom, command and args from
+	// the owners' manifests the import writes as templates.
+	Redact bool
 }
 
 // kueueKinds are the Kueue objects an import lists, with their resources.
@@ -150,6 +153,12 @@ func (r *clusterReader) read(ctx context.Context, o ClusterOptions) error {
 	}
 	cutoff := o.Now.Add(-o.Since)
 	recs := imp.replay(wls, &cutoff)
+	own, err := r.listOwners(ctx, recs)
+	if err != nil {
+		return err
+	}
+	imp.Redacted = o.Redact
+	imp.useOwners(recs, own, o.Redact)
 	w := windowOf(recs, &cutoff, o.Now)
 	if len(recs) == 0 {
 		w.Origin = cutoff

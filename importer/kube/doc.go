@@ -10,6 +10,8 @@
 //	                       localqueues.yaml, workloadpriorityclasses.yaml,
 //	                       hardwareprofiles.yaml, datasciencecluster.yaml,
 //	                       odhdashboardconfig.yaml (only the non-empty ones)
+//	DIR/templates/         the Workloads' owners' manifests the streams name
+//	                       as their template, one file per distinct spec
 //	DIR/kueue-config.yaml  the Kueue manager's configuration, when read
 //
 // Objects are written in kueue.x-k8s.io/v1beta2 (v1beta1 ones converted
@@ -55,10 +57,45 @@
 //     is a WorkloadPriorityClass (a pod PriorityClass is not replayed: noted).
 //
 // Arrivals of the same namespace, queue, kind, priority class, replicas and
-// requests (and running or not) form one stream, arrival.at and durations in
-// arrival order. Streams are named <namespace>-<queue>-<kind>-N (the queue
+// requests, or template (and running or not) form one stream, arrival.at
+// and durations in arrival order. Streams are named <namespace>-<queue>-<kind>-N (the queue
 // left out when it is the namespace's name; shortened to fit), team = the
 // namespace.
+//
+// # Owners' manifests
+//
+// A Workload whose owner the import read (sim import cluster; sim import
+// workloads --owners) replays the owner's manifest instead: its stream
+// names it as its template (scenarios.Template), and kind, replicas and
+// requests are the object's. The owner is the Workload's controller owner
+// reference of a kind in ownerTypes (batch/v1 Job, kubeflow.org/v1
+// PyTorchJob and Notebook, ray.io/v1 RayJob and RayCluster,
+// serving.kserve.io/v1beta1 InferenceService), matched by namespace, name
+// and uid (another uid: created again since, gone); a Notebook through its
+// StatefulSet (the pods' notebook-name label, else the StatefulSet's
+// name), an InferenceService through a predictor pod (its
+// serving.kserve.io/inferenceservice label, else the pod's name before
+// -predictor-), by name. An InferenceService's Workloads, one per
+// predictor pod, replay as one arrival (foldOwners).
+//
+// The template is the owner cleaned (cleanOwner): apiVersion, kind,
+// labels, annotations and spec, without status, name, namespace and the
+// cluster's metadata, Kueue's labels and annotations but the knobs a user
+// sets (kueueKnobs), kueue-sim's own, what Kueue sets to run the object
+// (spec.suspend, a MultiKueue managedBy, a partially admitted Job's
+// parallelism) and the labels, annotations, node selector, tolerations and
+// scheduling gates it injects into the pod templates at admission
+// (restored from the Workload's pod sets, as Kueue restores them), a Job's
+// generated selector and controller-uid labels; with Redact, the
+// containers' env, envFrom, command and args and a RayJob's entrypoint and
+// runtimeEnvYAML. Equal templates are one file,
+// templates/<namespace>-<kind>-<name>.yaml after the first owner by
+// namespace and name. A template the scenario loader would refuse is not
+// written: its Workloads are rebuilt from their pod sets, with a note.
+// OwnerSummary counts how many Workloads replay their owner's manifest and
+// why the others are rebuilt (owner gone, of no kind read, kind not served
+// or forbidden, manifest refused): the top comment and the command's
+// output say it.
 //
 // # Cluster import
 //
@@ -81,9 +118,13 @@
 //     unmanaged unless labelled kueue.openshift.io/managed=true;
 //   - ConfigMaps in kueue-system (then openshift-kueue-operator), for
 //     kueue-manager-config's controller_manager_config.yaml, written to
-//     kueue-config.yaml and named by cluster.kueueConfig. Secrets are never
-//     read;
+//     kueue-config.yaml and named by cluster.kueueConfig. Secrets, pods and
+//     logs are never read;
 //   - Workloads, as above;
+//   - the Workloads' owners, per owner kind, in each namespace whose
+//     replayed Workloads name an owner of that kind. A kind not served is
+//     skipped quietly, a forbidden list is a note (those Workloads are
+//     rebuilt from their pod sets): neither makes the import incomplete;
 //   - Deployments (of every namespace, else of kueue-system and
 //     openshift-kueue-operator), for the Kueue release the cluster runs
 //     (DetectKueue): the image tag of Kueue's controller-manager, else its
@@ -110,7 +151,9 @@
 // FromWorkloadFiles reads kubectl's List (kind List or WorkloadList), single
 // Workloads and multi-document YAML, or JSON, in kueue.x-k8s.io v1beta1
 // (converted) or v1beta2. Bad input is an *InputError naming the file, the
-// line and the document, and how to make a good dump.
+// line and the document, and how to make a good dump. Owners (--owners)
+// are read from files of the same forms; objects of other kinds there are
+// left out, with a note.
 //
 // With --cluster SCENARIO the scenario's cluster (node pools, Kueue
 // configuration), queues (its own schema and manifests, relative paths

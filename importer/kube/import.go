@@ -91,6 +91,36 @@ type Import struct {
 	// Workloads counts the replayed workloads, NeverRan those given a
 	// median duration because they never ran.
 	Workloads, NeverRan int
+
+	// Templates are the owners' manifests the streams name, one file each
+	// (templates/); Owners says how many Workloads replay their owner's
+	// manifest and why the others are rebuilt from their pod sets: nil
+	// when the import read no owners (sim import workloads without
+	// --owners). Redacted says the templates lack the containers' env,
+	// envFrom, command and args.
+	Templates []*ownerTemplate
+	Owners    *OwnerSummary
+	Redacted  bool
+}
+
+// OwnersLine says how many Workloads replay their owner's manifest and
+// how many are rebuilt from their pod sets, and why; "" when the import
+// read no owners or replays no Workload.
+func (imp *Import) OwnersLine() string {
+	if imp.Owners == nil {
+		return ""
+	}
+	return oneLine(imp.Owners.String())
+}
+
+// TemplateFiles are the template files' paths, relative to the import's
+// folder.
+func (imp *Import) TemplateFiles() []string {
+	out := make([]string, len(imp.Templates))
+	for i, t := range imp.Templates {
+		out[i] = t.File
+	}
+	return out
 }
 
 // Incomplete tells whether something could not be read.
@@ -199,7 +229,9 @@ func windowOf(recs []record, cutoff *time.Time, now time.Time) window {
 // addStreams makes the records streams and teams (one per namespace, named
 // after it, unless teamOf names another).
 func (imp *Import) addStreams(recs []record, w window) {
-	streams, neverRan := streamsOf(recs, w)
+	folded, notes := foldOwners(recs)
+	imp.Notes = append(imp.Notes, notes...)
+	streams, neverRan := streamsOf(folded, w)
 	imp.Scenario.Workloads = streams
 	imp.Workloads = len(recs)
 	imp.NeverRan = neverRan

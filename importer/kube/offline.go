@@ -20,6 +20,14 @@ type WorkloadsOptions struct {
 	Dir string
 	// Name of the scenario; default: Dir's base name.
 	Name string
+	// Owners are dumps of the Workloads' owners (Jobs, PyTorchJobs,
+	// RayJobs, RayClusters, Notebooks, InferenceServices): the Workloads
+	// whose owner they hold replay its manifest, as sim import cluster's
+	// do.
+	Owners []string
+	// Redact drops the containers' env, envFrom, command and args from
+	// the owners' manifests.
+	Redact bool
 }
 
 // FromWorkloadFiles imports saved `kubectl get workloads -o yaml|json`
@@ -36,11 +44,30 @@ func FromWorkloadFiles(files []string, o WorkloadsOptions) (*Import, error) {
 		}
 		wls = append(wls, w...)
 	}
-	imp := &Import{Manifests: Manifests{}, Command: "workloads", Source: strings.Join(files, ", "), Scenario: newScenario(scenarioName(o.Name, o.Dir))}
+	var own *owners
+	var other map[string]int
+	if len(o.Owners) > 0 {
+		var err error
+		if own, other, err = readOwners(o.Owners); err != nil {
+			return nil, err
+		}
+	}
+	source := strings.Join(files, ", ")
+	if len(o.Owners) > 0 {
+		source += " (owners: " + strings.Join(o.Owners, ", ") + ")"
+	}
+	imp := &Import{Manifests: Manifests{}, Command: "workloads", Source: source, Scenario: newScenario(scenarioName(o.Name, o.Dir))}
 	recs := imp.replay(wls, nil)
 	if len(recs) == 0 {
 		return nil, &InputError{File: strings.Join(files, ", "), Msg: fmt.Sprintf(
 			"none of the %d Workloads can be replayed (%s)", len(wls), strings.Join(imp.Notes, "; "))}
+	}
+	if own != nil {
+		if len(other) > 0 {
+			imp.Notes = append(imp.Notes, fmt.Sprintf("--owners: left out %s (not of a kind the import replays from)", otherKinds(other)))
+		}
+		imp.Redacted = o.Redact
+		imp.useOwners(recs, own, o.Redact)
 	}
 	w := windowOf(recs, nil, time.Time{})
 	imp.addStreams(recs, w)

@@ -34,7 +34,10 @@ type streamKey struct {
 	priorityClass    string
 	replicas         int32
 	requests         string
-	running          bool // admitted and not finished: no duration
+	// template is the owner's manifest's file; replicas and requests are
+	// then the manifest's.
+	template string
+	running  bool // admitted and not finished: no duration
 }
 
 // arrival is one replayed workload.
@@ -102,13 +105,19 @@ func streamsOf(recs []record, w window) ([]scenarios.Stream, int) {
 		st := scenarios.Stream{
 			Name:          fmt.Sprintf("%s-%d", base, names[base]),
 			Team:          k.namespace,
-			Kind:          k.kind,
-			Requests:      r.Requests.DeepCopy(),
 			Queue:         k.queue,
 			PriorityClass: k.priorityClass,
 		}
-		if k.replicas != 1 {
-			st.Replicas = ptr.To(k.replicas)
+		switch {
+		case k.template != "":
+			// The template's object sets the kind, the pods and their
+			// requests.
+			st.Template = &scenarios.Template{File: k.template}
+		default:
+			st.Kind, st.Requests = k.kind, r.Requests.DeepCopy()
+			if k.replicas != 1 {
+				st.Replicas = ptr.To(k.replicas)
+			}
 		}
 		for _, a := range arr {
 			st.Arrival.At = append(st.Arrival.At, metav1.Duration{Duration: a.at})
@@ -122,10 +131,14 @@ func streamsOf(recs []record, w window) ([]scenarios.Stream, int) {
 }
 
 func keyOf(r record) streamKey {
+	running := r.Admitted != nil && r.Finished == nil
+	if t := r.Template; t != nil {
+		return streamKey{namespace: r.Namespace, queue: r.Queue, kind: t.Kind, priorityClass: r.PriorityClass,
+			template: t.File, running: running}
+	}
 	return streamKey{
 		namespace: r.Namespace, queue: r.Queue, kind: r.Kind, priorityClass: r.PriorityClass,
-		replicas: r.Replicas, requests: requestsString(r.Requests),
-		running: r.Admitted != nil && r.Finished == nil,
+		replicas: r.Replicas, requests: requestsString(r.Requests), running: running,
 	}
 }
 
@@ -144,7 +157,60 @@ func (a streamKey) less(b streamKey) bool {
 	if a.requests != b.requests {
 		return a.requests < b.requests
 	}
+	if a.template != b.template {
+		return a.template < b.template
+	}
 	return !a.running && b.running
+}
+
+// foldOwners makes the Workloads of one InferenceService one record: Kueue
+// queues each predictor pod as a Workload of its own, and the
+// InferenceService's manifest runs them all. The record arrives with the
+// first, was admitted with the first admitted, and runs while any runs (to
+// the last end when all ended). notes say which were folded.
+func foldOwners(recs []record) ([]record, []string) {
+	out := make([]record, 0, len(recs))
+	at := map[ownerKey]int{}
+	running := map[ownerKey]bool{}
+	count := map[ownerKey]int{}
+	var order []ownerKey
+	for _, r := range recs {
+		if r.Template == nil || r.Template.Kind != scenarios.KindInferenceService || r.owner == nil {
+			out = append(out, r)
+			continue
+		}
+		key := r.owner.key()
+		count[key]++
+		running[key] = running[key] || (r.Admitted != nil && r.Finished == nil)
+		i, seen := at[key]
+		if !seen {
+			at[key] = len(out)
+			order = append(order, key)
+			out = append(out, r)
+			continue
+		}
+		f := &out[i]
+		if r.Created.Before(f.Created) {
+			f.Created = r.Created
+		}
+		if r.Admitted != nil && (f.Admitted == nil || r.Admitted.Before(*f.Admitted)) {
+			f.Admitted = r.Admitted
+		}
+		if r.Finished != nil && (f.Finished == nil || r.Finished.After(*f.Finished)) {
+			f.Finished = r.Finished
+		}
+	}
+	var notes []string
+	for _, key := range order {
+		if running[key] {
+			out[at[key]].Finished = nil
+		}
+		if count[key] > 1 {
+			notes = append(notes, fmt.Sprintf("the %d Workloads of InferenceService %s/%s (one per predictor pod) replay as one InferenceService",
+				count[key], key.namespace, key.name))
+		}
+	}
+	return out, notes
 }
 
 // runTime is how long a finished workload ran: from its last admission (or

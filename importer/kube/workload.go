@@ -36,6 +36,14 @@ type record struct {
 	Created  time.Time
 	Admitted *time.Time // last admission, if admitted
 	Finished *time.Time
+
+	// owner is the object the Workload replays from, if of a kind the
+	// import reads; podSets are the Workload's.
+	owner   *ownerRef
+	podSets []kueue.PodSet
+	// Template is the owner's manifest the Workload replays, when the
+	// import read the owner; nil: rebuilt from its pod sets.
+	Template *ownerTemplate
 }
 
 // Pod set names Kueue's integrations give (lowercase).
@@ -97,6 +105,7 @@ func fromWorkload(wl *kueue.Workload) (r record, note string, ok bool) {
 		add(r.Total, times(podRequests(&ps.Template.Spec), ps.Count))
 	}
 	r.Kind, r.Replicas, r.Requests = shapeOf(wl, r.Total)
+	r.owner, r.podSets = ownerOf(wl), wl.Spec.PodSets
 	return r, note, true
 }
 

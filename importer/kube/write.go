@@ -13,10 +13,12 @@ import (
 )
 
 // Write writes the import into dir: scenario.yaml, manifests/ (one file per
-// kind, or the --cluster folder's files) and kueue-config.yaml. dir must be
-// new, empty, or an earlier import's folder (its scenario.yaml starts with
-// HeaderMarker), whose manifests/ is then replaced. It then loads what it
-// wrote (Verify): a user never gets a scenario that does not load.
+// kind, or the --cluster folder's files), templates/ (the owners'
+// manifests the streams name) and kueue-config.yaml. dir must be new,
+// empty, or an earlier import's folder (its scenario.yaml starts with
+// HeaderMarker), whose manifests/ and templates/ are then replaced. It
+// then loads what it wrote (Verify): a user never gets a scenario that does
+// not load.
 func (imp *Import) Write(dir string) error {
 	if err := prepare(dir); err != nil {
 		return err
@@ -46,6 +48,9 @@ func (imp *Import) Write(dir string) error {
 		if err := writeNew(filepath.Join(own, name), files[name]); err != nil {
 			return fmt.Errorf("writing the manifests: %w", err)
 		}
+	}
+	if err := imp.writeTemplates(dir); err != nil {
+		return err
 	}
 	if imp.KueueConfig != nil {
 		if err := os.WriteFile(filepath.Join(dir, KueueConfigFile), imp.KueueConfig, 0o644); err != nil {
@@ -86,6 +91,9 @@ func (imp *Import) YAML() ([]byte, error) {
 	comment(InferredPrefix+" the import did not read these but made them up from the workloads:", imp.Inferred)
 	comment(InferredPrefix+" the workloads or objects name these and the cluster lacks them; the import added them so that the scenario loads:", imp.AddedText())
 	comment("Notes:", imp.Notes)
+	if line := imp.OwnersLine(); line != "" {
+		fmt.Fprintf(&head, "# %s.\n", line)
+	}
 	fmt.Fprintf(&head, "# %s in %s; %s.\n", plural(imp.Workloads, "workload"), plural(len(imp.Scenario.Workloads), "stream"),
 		plural(len(imp.Scenario.Cluster.NodePools), "node pool"))
 	return append(head.Bytes(), body...), nil
@@ -109,17 +117,48 @@ func (imp *Import) body() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("writing the scenario: %w", err)
 	}
-	if s == imp.Scenario {
-		return body, nil
-	}
 	lines := strings.SplitAfter(string(body), "\n")
-	for i, l := range lines {
-		if strings.TrimSpace(l) == "kueueVersion: "+unpinned {
+	out := lines[:0]
+	for _, l := range lines {
+		switch {
+		case s != imp.Scenario && strings.TrimSpace(l) == "kueueVersion: "+unpinned:
 			indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
-			lines[i] = indent + "# " + oneLine(imp.KueueComment) + "\n"
+			l = indent + "# " + oneLine(imp.KueueComment) + "\n"
+		case l == streamNoKind || l == streamNoRequests:
+			// A templated stream: the template holds the kind and the
+			// requests.
+			continue
+		}
+		out = append(out, l)
+	}
+	return []byte(strings.Join(out, "")), nil
+}
+
+// The lines a templated stream's unset kind and requests marshal to (the
+// fields have no omitempty).
+const (
+	streamNoKind     = "  kind: \"\"\n"
+	streamNoRequests = "  requests: null\n"
+)
+
+// writeTemplates writes the owners' manifests into dir/templates/.
+func (imp *Import) writeTemplates(dir string) error {
+	if len(imp.Templates) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Join(dir, TemplatesDir), 0o755); err != nil {
+		return fmt.Errorf("writing the templates: %w", err)
+	}
+	for _, t := range imp.Templates {
+		data, err := t.YAML(imp.Command, imp.Redacted)
+		if err != nil {
+			return err
+		}
+		if err := writeNew(filepath.Join(dir, filepath.FromSlash(t.File)), data); err != nil {
+			return fmt.Errorf("writing the templates: %w", err)
 		}
 	}
-	return []byte(strings.Join(lines, "")), nil
+	return nil
 }
 
 // AddedDir is the folder, in manifests/, of the objects an import adds to
@@ -153,7 +192,7 @@ func writeNew(path string, data []byte) error {
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
 
 // prepare makes dir ready: created when missing; an earlier import's
-// manifests/ removed; anything else refused.
+// manifests/ and templates/ removed; anything else refused.
 func prepare(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -172,8 +211,10 @@ func prepare(dir string) error {
 	if err != nil || !bytes.HasPrefix(head, []byte(HeaderMarker)) {
 		return fmt.Errorf("%s is not empty and holds no earlier import (%s written by sim import): give a new folder", dir, ScenarioFile)
 	}
-	if err := os.RemoveAll(filepath.Join(dir, ManifestsDir)); err != nil {
-		return fmt.Errorf("replacing the earlier import's manifests: %w", err)
+	for _, sub := range []string{ManifestsDir, TemplatesDir} {
+		if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
+			return fmt.Errorf("replacing the earlier import's %s: %w", sub, err)
+		}
 	}
 	_ = os.Remove(filepath.Join(dir, KueueConfigFile))
 	return nil
