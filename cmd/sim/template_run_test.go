@@ -17,8 +17,25 @@ import (
 // written, an init container and the RayJob's submitter included) is what
 // Kueue's own job integrations take from quota for the same object.
 func TestTemplatedStreamsReplayAsKueueCountsThem(t *testing.T) {
+	countsAsKueue(t, "../../examples/templates/scenario.yaml", 7)
+}
+
+// A stream of each kind's own manifest (a Job with an init container and a
+// sidecar, a PyTorchJob, a RayJob with its submitter pod, a RayCluster, a
+// Notebook, an InferenceService whose predictor pods Kueue queues one by
+// one, a raw Workload) is admitted, and what kueue-sim counts for each is
+// what Kueue takes from quota.
+func TestTemplatedStreamsOfEveryKindAsKueueCountsThem(t *testing.T) {
+	countsAsKueue(t, "testdata/templates-every-kind.yaml", 7)
+}
+
+// countsAsKueue replays scenario, which must pass, and checks that its
+// admitted workloads number n and that each one's Arrived requests equal
+// the quota Kueue's admissions of it take, summed over flavors.
+func countsAsKueue(t *testing.T, scenario string, n int) {
+	t.Helper()
 	dir := t.TempDir()
-	code, out := runSim(t, "run", "../../examples/templates/scenario.yaml", "--progress", "none", "--report", dir)
+	code, out := runSim(t, "run", scenario, "--progress", "none", "--report", dir)
 	if code != 0 {
 		t.Fatalf("sim run exited %d:\n%s", code, out)
 	}
@@ -39,8 +56,8 @@ func TestTemplatedStreamsReplayAsKueueCountsThem(t *testing.T) {
 			}
 		}
 	}
-	if len(usage) != 7 {
-		t.Fatalf("%d workloads admitted, want all 7:\n%s", len(usage), out)
+	if len(usage) != n {
+		t.Fatalf("%d workloads admitted, want %d:\n%s", len(usage), n, out)
 	}
 	for wl, used := range usage {
 		for res, q := range used {
