@@ -29,23 +29,9 @@ func execKueueRelease(cmd *cobra.Command, want string, install bool) error {
 	if err != nil {
 		return fmt.Errorf("finding this sim: %w", err)
 	}
-	binDir, _ := assets.DefaultBinDir() // none: beside this sim only
-	other, err := assets.KueueRelease(want, kueuerelease.Compiled(), self, binDir)
-	if install && errors.Is(err, assets.ErrKueueSimMissing) {
-		b, berr := kueueBuilder(cmd.OutOrStdout(), "")
-		if berr != nil {
-			return berr
-		}
-		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		s, berr := b.Install(ctx, want)
-		if berr != nil {
-			return kueueBuildError(berr)
-		}
-		other, err = s.Path, nil
-	}
+	other, err := findKueueSim(cmd, self, want, install)
 	if err != nil {
-		return withExitCode(2, err)
+		return err
 	}
 	if other == "" {
 		return nil
@@ -54,4 +40,29 @@ func execKueueRelease(cmd *cobra.Command, want string, install bool) error {
 		return fmt.Errorf("running %s: %w", other, err)
 	}
 	return nil
+}
+
+// findKueueSim is assets.KueueRelease's sim of release want ("" for this
+// one), built into the binary folder first when it is missing and install
+// is set. An unsupported or missing release exits 2.
+func findKueueSim(cmd *cobra.Command, self, want string, install bool) (string, error) {
+	binDir, _ := assets.DefaultBinDir() // none: beside this sim only
+	other, err := assets.KueueRelease(want, kueuerelease.Compiled(), self, binDir)
+	if install && errors.Is(err, assets.ErrKueueSimMissing) {
+		b, berr := kueueBuilder(cmd.OutOrStdout(), "")
+		if berr != nil {
+			return "", berr
+		}
+		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		s, berr := b.Install(ctx, want)
+		if berr != nil {
+			return "", kueueBuildError(berr)
+		}
+		return s.Path, nil
+	}
+	if err != nil {
+		return "", withExitCode(2, err)
+	}
+	return other, nil
 }

@@ -131,6 +131,17 @@ func TestToolsCommands(t *testing.T) {
 		wantCode: 1,
 		want:     []string{"needs the Go toolchain"},
 	}, {
+		name:     "upgrade to a release not built says how to build it",
+		args:     []string{"upgrade", filepath.Join("..", "..", "scenarios", "quickstart.yaml"), "--from", "v0.17.1", "--to", "v0.18", "--report", t.TempDir()},
+		wantCode: 2,
+		want:     []string{"--to: the sim of Kueue v0.18.2 is not built", "sim tools install kueue@v0.18.2", "--install-tools"},
+	}, {
+		name:     "upgrade --install-tools builds first (here: fails for want of go)",
+		args:     []string{"upgrade", filepath.Join("..", "..", "scenarios", "quickstart.yaml"), "--from", "v0.17.1", "--to", "v0.18", "--report", t.TempDir(), "--install-tools"},
+		env:      map[string]string{"PATH": noGo},
+		wantCode: 1,
+		want:     []string{"needs the Go toolchain"},
+	}, {
 		name:     "run --install-tools builds before the control plane starts (here: fails for want of go)",
 		args:     []string{"run", filepath.Join("..", "..", "scenarios", "quickstart.yaml"), "--install-tools", "--run-root", t.TempDir()},
 		env:      map[string]string{"PATH": noGo},

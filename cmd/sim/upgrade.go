@@ -19,6 +19,9 @@ type upgradeFlags struct {
 	reportDir string
 	failOn    string
 	seed      int64
+	// installTools builds the missing sims of --from and --to, and the
+	// control-plane binaries, first.
+	installTools bool
 }
 
 func newUpgradeCmd() *cobra.Command {
@@ -52,6 +55,8 @@ a release unsupported or not built, --from equal to --to).`,
 	fl.StringVar(&f.reportDir, "report", "", "folder for the upgrade report and both runs' reports")
 	fl.StringVar(&f.failOn, "fail-on", "", "thresholds file (kind Thresholds, as sim compare's): exit 1 when a metric crosses one")
 	fl.Int64Var(&f.seed, "seed", 0, "random seed of both replays (default: the scenario's)")
+	fl.BoolVar(&f.installTools, "install-tools", false,
+		"first build what is missing: the sims of --from and --to (sim tools install kueue@<release>) and the control-plane binaries")
 	for _, name := range []string{"from", "to", "report"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
@@ -63,6 +68,11 @@ func runUpgrade(cmd *cobra.Command, f *upgradeFlags, path string) error {
 	// loads it again with that release's checks.
 	if _, err := scenarios.LoadFile(path); err != nil {
 		return withExitCode(2, err)
+	}
+	if f.installTools {
+		if err := installUpgradeTools(cmd, f.from, f.to); err != nil {
+			return err
+		}
 	}
 	opts := []rehearsal.Option{rehearsal.WithLog(cmd.ErrOrStderr())}
 	if f.failOn != "" {
@@ -89,6 +99,27 @@ func runUpgrade(cmd *cobra.Command, f *upgradeFlags, path string) error {
 	}
 	if f.failOn != "" && rep.Breached() {
 		return fmt.Errorf("%d metric(s) crossed their thresholds in %s", rep.Metrics.Breaches, f.reportDir)
+	}
+	return nil
+}
+
+// installUpgradeTools is sim upgrade's --install-tools: the control-plane
+// binaries, then each release's sim, built when missing.
+func installUpgradeTools(cmd *cobra.Command, releases ...string) error {
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	err := installControlPlaneTools(ctx, cmd.OutOrStdout())
+	stop()
+	if err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding this sim: %w", err)
+	}
+	for _, r := range releases {
+		if _, err := findKueueSim(cmd, self, r, true); err != nil {
+			return err
+		}
 	}
 	return nil
 }
