@@ -38,7 +38,7 @@ build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/sim ./cmd/sim
 
 ## kueue-releases: build bin/sim-kueue-<release> for every other Kueue release kueue-sim builds against (hack/kueue/<release>.mod)
-KUEUE_RELEASES ?= v0.16.2 v0.18.2 v0.19.2
+KUEUE_RELEASES ?= v0.16.2 v0.17.1 v0.18.2
 kueue_tag = kueue_$(subst .,_,$(basename $(1)))
 .PHONY: kueue-releases verify-kueue-releases
 kueue-releases:
@@ -109,8 +109,9 @@ conformance: tools
 	set -o pipefail; $(GO) test -tags integration -count=1 -timeout 30m -v ./conformance 2>&1 | grep -Ev "^=== (RUN|PAUSE|CONT)"
 
 ## conformance-releases: the bundled scenarios, twice each, on every other Kueue release (KUEUE_RELEASES), and the whole
-##        conformance suite on CONFORMANCE_RELEASES (default: the newest; KUEUE_RELEASES for all, about 11 min each)
-CONFORMANCE_RELEASES ?= $(lastword $(KUEUE_RELEASES))
+##        conformance suite on CONFORMANCE_RELEASES (default: the oldest, the minor the Red Hat build of Kueue ships;
+##        KUEUE_RELEASES for all, about 11 min each)
+CONFORMANCE_RELEASES ?= $(firstword $(KUEUE_RELEASES))
 .PHONY: conformance-releases
 conformance-releases: tools kueue-releases
 	set -o pipefail; $(foreach r,$(KUEUE_RELEASES),KUEUESIM_CONFORMANCE_SIM=$(CURDIR)/bin/sim-kueue-$(r) \

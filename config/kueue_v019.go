@@ -1,10 +1,10 @@
-//go:build kueue_v0_19
+//go:build !kueue_v0_16 && !kueue_v0_17 && !kueue_v0_18
 
 package config
 
 import "embed"
 
-// kueue holds the manifests of the Kueue release hack/kueue/v0.19.2.mod requires.
+// kueue holds the manifests of the Kueue release go.mod requires.
 //
 //go:embed kueue/v0.19.2
 var kueue embed.FS

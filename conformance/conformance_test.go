@@ -14,7 +14,7 @@ import (
 
 // sim is the sim command the cases run: each case replays in a process of
 // its own, since a process runs at most one Kueue. KUEUESIM_CONFORMANCE_SIM
-// names a built one (such as bin/sim-kueue-v0.19.2, to hold another Kueue
+// names a built one (such as bin/sim-kueue-v0.16.2, to hold another Kueue
 // release to the same verdicts); otherwise the test builds cmd/sim.
 var sim string
 

@@ -1,6 +1,6 @@
-//go:build !kueue_v0_16 && !kueue_v0_18 && !kueue_v0_19
+//go:build kueue_v0_17
 
 package kueuerelease
 
-// compiled is the Kueue release go.mod requires.
-const compiled = Default
+// compiled is the Kueue release hack/kueue/v0.17.1.mod requires.
+const compiled = "v0.17.1"

@@ -1,6 +1,6 @@
-//go:build kueue_v0_19
+//go:build !kueue_v0_16 && !kueue_v0_17 && !kueue_v0_18
 
 package kueuerelease
 
-// compiled is the Kueue release hack/kueue/v0.19.2.mod requires.
-const compiled = "v0.19.2"
+// compiled is the Kueue release go.mod requires.
+const compiled = Default

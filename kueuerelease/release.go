@@ -75,11 +75,11 @@ func Matches(key, release string) bool {
 // first: the one go.mod requires and those with a module file under
 // hack/kueue, which the Makefile's KUEUE_RELEASES builds into
 // sim-kueue-<release> (a test checks the three agree).
-var Supported = []string{"v0.16.2", Default, "v0.18.2", "v0.19.2"}
+var Supported = []string{"v0.16.2", "v0.17.1", "v0.18.2", Default}
 
 // Default is the Kueue release go.mod requires: the one `sim` holds (every
 // other release's sim is sim-kueue-<release> beside it).
-const Default = "v0.17.1"
+const Default = "v0.19.2"
 
 // Selects tells whether key (see ParseKey) selects a supported release.
 func Selects(key string) bool {

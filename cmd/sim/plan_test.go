@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -52,8 +53,8 @@ func TestPlanFindsSmallestNodeCount(t *testing.T) {
 	for i, o := range p.Outcomes {
 		w := want[i]
 		if o.Passed != w.passed || o.Capacity != w.capacity || o.P90Wait != w.p90 || o.MaxWait != w.maxW || math.Abs(o.Utilization-w.utilization) > 1e-9 {
-			t.Errorf("run %d (%s): passed %v, %g GPUs, p90 wait %gs, max %gs, utilization %g; want %+v",
-				i, o.Settings[0].Value, o.Passed, o.Capacity, o.P90Wait, o.MaxWait, o.Utilization, w)
+			t.Errorf("run %d (%s): passed %v, %g GPUs, p90 wait %gs, max %gs, utilization %g; want %+v\n%s",
+				i, o.Settings[0].Value, o.Passed, o.Capacity, o.P90Wait, o.MaxWait, o.Utilization, w, decisionsOf(t, out, i))
 		}
 	}
 	if !strings.Contains(log, "smallest configuration meeting every expectation: #1, cluster.nodePools[a100].count=2") {
@@ -105,4 +106,21 @@ func metricsOf(t *testing.T, dir string) string {
 		t.Fatalf("sim compare: %v\n%s", err, out)
 	}
 	return string(out)
+}
+
+// decisionsOf is what run i of the plan in out decided and warned, for a
+// failure's message.
+func decisionsOf(t *testing.T, out string, i int) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "runs", fmt.Sprintf("%04d", i), "events.jsonl"))
+	if err != nil {
+		return err.Error()
+	}
+	var keep []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.Contains(line, `"type":"Running"`) && !strings.Contains(line, `"type":"PendingCounts"`) {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "\n")
 }

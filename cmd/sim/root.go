@@ -52,7 +52,7 @@ environment, which wins over the file.`,
 		"logs of the in-process controllers (Kueue, kueue-sim's): 0 none, 1 errors (including transient ones they retry), 2 info, 3 debug (logr V(1)), each level above one V level more (5: Kueue's V(3), its queue ordering)")
 	root.AddCommand(newUpCmd(), newRunCmd(), newValidateCmd(), newVersionCmd())
 	root.AddCommand(newLintCmd(), newServeCmd())
-	root.AddCommand(newReportCmd(), newCompareCmd(), newPlanCmd(), newUpgradeCmd())
+	root.AddCommand(newReportCmd(), newCompareCmd(), newPlanCmd(), newUpgradeCmd(), newForecastCmd())
 	root.AddCommand(newImportCmd(), newToolsCmd())
 	root.AddCommand(newKueueDefaultsCmd())
 	return root

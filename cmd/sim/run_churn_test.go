@@ -10,8 +10,7 @@ import (
 // Kueue can keep a workload it cannot admit busy for good: here it
 // rewrites a pending PyTorchJob's message at every try, one pod set short
 // and then the other, and each write requeues it. A step must move on,
-// record that as a warning, and never wait out the settle's 2-minute cap
-// (it used to, once per such step).
+// record that as a warning, and never wait out the settle's 2-minute cap.
 func TestKueueChurnDoesNotHoldAStep(t *testing.T) {
 	code, out := runSim(t, "run", "testdata/kueue-churn/scenario.yaml", "--report", t.TempDir(), "--progress", "none")
 	if code != 0 {

@@ -84,7 +84,7 @@ kept.`,
 			if len(names) > 0 || withKwok || len(releases) == 0 {
 				var err error
 				if sel, err = tools.Select(names, withKwok); err != nil {
-					return withExitCode(2, fmt.Errorf("%w; kueue@RELEASE builds the sim of a Kueue release (kueue@v0.19.2)", err))
+					return withExitCode(2, fmt.Errorf("%w; kueue@RELEASE builds the sim of a Kueue release (kueue@v0.16.2)", err))
 				}
 			}
 			var b *tools.KueueBuilder

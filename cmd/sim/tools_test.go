@@ -21,7 +21,7 @@ import (
 // binaries are found missing before anything starts, or there is no go.
 func TestToolsCommands(t *testing.T) {
 	bins := t.TempDir()
-	for _, name := range []string{assets.Etcd, "sim-kueue-v0.19.2"} {
+	for _, name := range []string{assets.Etcd, "sim-kueue-v0.17.1"} {
 		if err := os.WriteFile(filepath.Join(bins, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -52,9 +52,9 @@ func TestToolsCommands(t *testing.T) {
 			"kwok                     v0.8.0   missing: sim tools install --kwok ",
 			" " + filepath.Join(bins, "kwok") + "\n",
 			"sim-kueue-v0.16.2        v0.16.2  missing: sim tools install kueue@v0.16.2  " + filepath.Join(bins, "sim-kueue-v0.16.2") + "\n",
-			"v0.17.1  present (this sim)",
-			"sim-kueue-v0.19.2        v0.19.2  present ",
-			" " + filepath.Join(bins, "sim-kueue-v0.19.2") + "\n",
+			"v0.19.2  present (this sim)",
+			"sim-kueue-v0.17.1        v0.17.1  present ",
+			" " + filepath.Join(bins, "sim-kueue-v0.17.1") + "\n",
 		},
 	}, {
 		name:     "install: an unknown tool",
@@ -65,7 +65,7 @@ func TestToolsCommands(t *testing.T) {
 		name:     "install: kueue without a release",
 		args:     []string{"tools", "install", "kueue"},
 		wantCode: 2,
-		want:     []string{`no tool "kueue"`, "kueue@RELEASE builds the sim of a Kueue release (kueue@v0.19.2)"},
+		want:     []string{`no tool "kueue"`, "kueue@RELEASE builds the sim of a Kueue release (kueue@v0.16.2)"},
 	}, {
 		name:     "install: an unsupported Kueue release, before anything is built",
 		args:     []string{"tools", "install", "etcd", "kueue@v0.15"},
@@ -74,14 +74,14 @@ func TestToolsCommands(t *testing.T) {
 		want:     []string{"unsupported Kueue release v0.15: kueue-sim builds Kueue v0.16.2, v0.17.1, v0.18.2, v0.19.2"},
 	}, {
 		name: "install: the sim of this sim's release is this sim",
-		args: []string{"tools", "install", "kueue@v0.17"},
+		args: []string{"tools", "install", "kueue@v0.19"},
 		env:  map[string]string{"PATH": noGo},
-		want: []string{"Kueue v0.17.1 is this sim (", "): nothing to build\n"},
+		want: []string{"Kueue v0.19.2 is this sim (", "): nothing to build\n"},
 	}, {
 		name: "install: a sim already built is kept, into KUBEBUILDER_ASSETS too",
-		args: []string{"tools", "install", "kueue@v0.19.2"},
+		args: []string{"tools", "install", "kueue@v0.17.1"},
 		env:  map[string]string{assets.EnvAssets: t.TempDir(), "PATH": noGo},
-		want: []string{"the sim of Kueue v0.19.2 is present (" + filepath.Join(bins, "sim-kueue-v0.19.2") + "): nothing to build\n"},
+		want: []string{"the sim of Kueue v0.17.1 is present (" + filepath.Join(bins, "sim-kueue-v0.17.1") + "): nothing to build\n"},
 	}, {
 		name:     "install: a source tree that is none",
 		args:     []string{"tools", "install", "kueue@v0.18.2", "--source", t.TempDir()},
@@ -102,7 +102,7 @@ func TestToolsCommands(t *testing.T) {
 	}, {
 		name: "version: every Kueue release, and where its sim is",
 		args: []string{"version"},
-		want: []string{"Kueue releases           v0.16.2 (not built: sim tools install kueue@v0.16.2), v0.17.1 (this sim), v0.18.2 (not built: sim tools install kueue@v0.18.2), v0.19.2 (built)\n"},
+		want: []string{"Kueue releases           v0.16.2 (not built: sim tools install kueue@v0.16.2), v0.17.1 (built), v0.18.2 (not built: sim tools install kueue@v0.18.2), v0.19.2 (this sim)\n"},
 	}, {
 		name:     "run --kueue of a release not built says how to build it",
 		args:     []string{"run", filepath.Join("..", "..", "scenarios", "quickstart.yaml"), "--kueue", "v0.18", "--run-root", t.TempDir()},
@@ -132,12 +132,12 @@ func TestToolsCommands(t *testing.T) {
 		want:     []string{"needs the Go toolchain"},
 	}, {
 		name:     "upgrade to a release not built says how to build it",
-		args:     []string{"upgrade", filepath.Join("..", "..", "scenarios", "quickstart.yaml"), "--from", "v0.17.1", "--to", "v0.18", "--report", t.TempDir()},
+		args:     []string{"upgrade", filepath.Join("..", "..", "scenarios", "quickstart.yaml"), "--from", "v0.19.2", "--to", "v0.18", "--report", t.TempDir()},
 		wantCode: 2,
 		want:     []string{"--to: the sim of Kueue v0.18.2 is not built", "sim tools install kueue@v0.18.2", "--install-tools"},
 	}, {
 		name:     "upgrade --install-tools builds first (here: fails for want of go)",
-		args:     []string{"upgrade", filepath.Join("..", "..", "scenarios", "quickstart.yaml"), "--from", "v0.17.1", "--to", "v0.18", "--report", t.TempDir(), "--install-tools"},
+		args:     []string{"upgrade", filepath.Join("..", "..", "scenarios", "quickstart.yaml"), "--from", "v0.19.2", "--to", "v0.18", "--report", t.TempDir(), "--install-tools"},
 		env:      map[string]string{"PATH": noGo},
 		wantCode: 1,
 		want:     []string{"needs the Go toolchain"},
@@ -215,14 +215,14 @@ func TestToolsInstallKueue(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	code, out := simInProcess(t, "tools", "install", "etcd", "kueue@v0.18", "kueue@v0.19.2")
+	code, out := simInProcess(t, "tools", "install", "etcd", "kueue@v0.18", "kueue@v0.17.1")
 	if code != 0 {
 		t.Fatalf("exit code %d:\n%s", code, out)
 	}
 	for _, want := range []string{
 		"etcd present in " + bins + ": nothing to build\n",
 		"building the sim of Kueue v0.18.2 from " + root + " with /usr/local/go/bin/go into " + bins + "\n",
-		"sim-kueue-v0.19.2 built in ",
+		"sim-kueue-v0.17.1 built in ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -238,7 +238,7 @@ func TestToolsInstallKueue(t *testing.T) {
 	}
 	want := []string{
 		"build -mod=readonly -modfile=hack/kueue/v0.18.2.mod -tags kueue_v0_18 sim-kueue-v0.18.2",
-		"build -mod=readonly -modfile=hack/kueue/v0.19.2.mod -tags kueue_v0_19 sim-kueue-v0.19.2",
+		"build -mod=readonly -modfile=hack/kueue/v0.17.1.mod -tags kueue_v0_17 sim-kueue-v0.17.1",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("go commands (-want +got):\n%s", diff)
@@ -255,7 +255,7 @@ func TestToolsInstallKueue(t *testing.T) {
 		}
 	}
 	_, out = simInProcess(t, "version")
-	if want := "v0.17.1 (this sim), v0.18.2 (built), v0.19.2 (built)\n"; !strings.Contains(out, want) {
+	if want := "v0.17.1 (built), v0.18.2 (built), v0.19.2 (this sim)\n"; !strings.Contains(out, want) {
 		t.Errorf("sim version lacks %q:\n%s", want, out)
 	}
 	if _, out = simInProcess(t, "tools", "install", "kueue@v0.18.2"); len(g.cmds) != 2 || !strings.Contains(out, "is present") {
@@ -275,26 +275,26 @@ func TestRunInstallToolsBuildsTheKueueRelease(t *testing.T) {
 	execs := fakeGo(t, g)
 	scenario := filepath.Join("..", "..", "scenarios", "quickstart.yaml")
 
-	code, out := simInProcess(t, "run", scenario, "--kueue", "v0.19", "--install-tools", "--run-root", t.TempDir())
-	sim := filepath.Join(bins, "sim-kueue-v0.19.2")
+	code, out := simInProcess(t, "run", scenario, "--kueue", "v0.17", "--install-tools", "--run-root", t.TempDir())
+	sim := filepath.Join(bins, "sim-kueue-v0.17.1")
 	if code != 1 || !strings.Contains(out, "running "+sim+": exec stopped by the test") {
 		t.Errorf("exit code %d, want 1 and the hand-over to %s:\n%s", code, sim, out)
 	}
-	if len(g.cmds) != 1 || !slices.Contains(g.cmds[0].Args, "-modfile=hack/kueue/v0.19.2.mod") {
-		t.Errorf("go commands %v, want the build of v0.19.2", g.cmds)
+	if len(g.cmds) != 1 || !slices.Contains(g.cmds[0].Args, "-modfile=hack/kueue/v0.17.1.mod") {
+		t.Errorf("go commands %v, want the build of v0.17.1", g.cmds)
 	}
-	if !assets.IsExecutable(sim) || !strings.Contains(out, "building the sim of Kueue v0.19.2") {
+	if !assets.IsExecutable(sim) || !strings.Contains(out, "building the sim of Kueue v0.17.1") {
 		t.Errorf("%s not built:\n%s", sim, out)
 	}
 
 	pinned := writeVariant(t, scenario, "cluster:\n", "cluster:\n  kueueVersion: v0.16.2\n")
 	simInProcess(t, "run", pinned, "--install-tools", "--run-root", t.TempDir())
 	// Built: the next run hands over without building.
-	simInProcess(t, "run", scenario, "--kueue", "v0.19.2", "--install-tools", "--run-root", t.TempDir())
+	simInProcess(t, "run", scenario, "--kueue", "v0.17.1", "--install-tools", "--run-root", t.TempDir())
 	if want := []string{sim, filepath.Join(bins, "sim-kueue-v0.16.2"), sim}; !slices.Equal(*execs, want) {
 		t.Errorf("handed over to %v, want %v", *execs, want)
 	}
 	if len(g.cmds) != 2 {
-		t.Errorf("%d go commands, want 2 (v0.19.2, v0.16.2)", len(g.cmds))
+		t.Errorf("%d go commands, want 2 (v0.17.1, v0.16.2)", len(g.cmds))
 	}
 }

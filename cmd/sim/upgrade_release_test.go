@@ -20,10 +20,14 @@ var (
 )
 
 // buildRelease builds sim-kueue-<release> beside the test's sim, as make
-// kueue-releases does beside bin/sim, once per release.
+// kueue-releases does beside bin/sim, once per release; the test's sim
+// itself is go.mod's release.
 func buildRelease(t *testing.T, release string) {
 	t.Helper()
 	buildSim(t)
+	if release == kueuerelease.Default {
+		return
+	}
 	releaseMu.Lock()
 	defer releaseMu.Unlock()
 	err, done := releaseBuilt[release]
@@ -57,6 +61,7 @@ func (e *buildError) Error() string {
 // --fail-on and a rule against evictions, the rehearsal exits 1.
 func TestUpgradeQuotaBeyondNodes(t *testing.T) {
 	const to = "v0.19.2"
+	buildRelease(t, "v0.17.1")
 	buildRelease(t, to)
 	dir := t.TempDir()
 	code, out := runSim(t, "upgrade", "../../scenarios/upgrade/quota-beyond-nodes.yaml", "--from", "v0.17.1", "--to", to, "--report", dir)
@@ -110,6 +115,7 @@ func TestUpgradeQuotaBeyondNodes(t *testing.T) {
 // for on-demand quota; v0.19.2 admits them onto spot on arrival.
 func TestUpgradeSpotFallbackAffinity(t *testing.T) {
 	const to = "v0.19.2"
+	buildRelease(t, "v0.17.1")
 	buildRelease(t, to)
 	code, out := runSim(t, "upgrade", "../../scenarios/upgrade/spot-fallback-affinity.yaml", "--from", "v0.17.1", "--to", to, "--report", t.TempDir())
 	if code != 0 {
@@ -133,6 +139,7 @@ func TestUpgradeSpotFallbackAffinity(t *testing.T) {
 // neither.
 func TestUpgradeRayJobSidecar(t *testing.T) {
 	const to = "v0.19.2"
+	buildRelease(t, "v0.17.1")
 	buildRelease(t, to)
 	code, out := runSim(t, "upgrade", "../../scenarios/upgrade/rayjob-sidecar.yaml", "--from", "v0.17.1", "--to", to, "--report", t.TempDir())
 	if code != 0 {

@@ -4,10 +4,12 @@ package importcluster
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
@@ -37,6 +39,12 @@ func TestImportedClusterReplaysAlike(t *testing.T) {
 			onKwok, imported, replay := filepath.Join(dir, "kwok"), filepath.Join(dir, "imported"), filepath.Join(dir, "replay")
 			suite.RunSim(ctx, t, sim, "run", filepath.Join(root, "scenarios", "flavor-placement.yaml"), "--report", onKwok, "--progress", "none",
 				"--kubeconfig", cfg.KubeconfigFile(), "--kwok-nodes", "--namespace-prefix", keptPrefix, "--keep")
+			// The run deleted its long-running owners at its end; the
+			// import must not find their Workloads before the garbage
+			// collector does.
+			if err := suite.WaitOrphansCollected(ctx, cfg, time.Minute); err != nil {
+				t.Fatal(err)
+			}
 			// A replay stamps Kueue's conditions in simulated time (from
 			// 2026-01-01), so the window reaches back past them.
 			suite.RunSim(ctx, t, sim, "import", "cluster", "--kubeconfig", cfg.KubeconfigFile(), "--since", "87600h", "-o", imported)
@@ -70,8 +78,12 @@ func TestImportedClusterReplaysAlike(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("admissions per ClusterQueue differ, KWOK run (-) vs replay of its import (+):\n%s", diff)
+				for _, run := range []string{onKwok, replay} {
+					t.Logf("%s:\n%s", run, turningPoints(filepath.Join(run, "decisions.jsonl")))
+				}
+			} else {
+				t.Logf("admissions per ClusterQueue agree: %v", want)
 			}
-			t.Logf("admissions per ClusterQueue agree: %v", want)
 			return ctx
 		}).Feature()
 	testenv.Test(t, f)
@@ -106,6 +118,23 @@ func deletedWorkloads(path string) (map[string]bool, error) {
 		}
 	}
 	return out, nil
+}
+
+// turningPoints lists a run's admissions, preemptions and evictions, one
+// per line, for a failure message to show where two runs part.
+func turningPoints(path string) string {
+	evs, err := readEvents(path)
+	if err != nil {
+		return err.Error()
+	}
+	var b strings.Builder
+	for _, e := range evs {
+		switch e.Type {
+		case record.TypeAdmitted, record.TypePreempted, record.TypeEvicted, record.TypeFinished, record.TypeDeleted:
+			fmt.Fprintf(&b, "  %v %s %s %s %s %s\n", time.Duration(e.T), e.Type, e.Workload, e.ClusterQueue, e.Reason, e.Message)
+		}
+	}
+	return b.String()
 }
 
 func readEvents(path string) ([]record.Event, error) {

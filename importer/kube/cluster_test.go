@@ -307,3 +307,25 @@ func TestFromClusterForbiddenLoads(t *testing.T) {
 		})
 	}
 }
+
+// A Workload being deleted (its owner gone, Kueue's finalizer holding it)
+// is no longer demand: the import leaves it out and says how many.
+func TestReplayLeavesOutWorkloadsBeingDeleted(t *testing.T) {
+	podSets := []kueue.PodSet{{Name: "main", Count: 1}}
+	deleted := metav1.NewTime(now)
+	wls := []kueue.Workload{
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "kept", CreationTimestamp: metav1.NewTime(now)},
+			Spec: kueue.WorkloadSpec{QueueName: "q", PodSets: podSets}},
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "going", CreationTimestamp: metav1.NewTime(now),
+			DeletionTimestamp: &deleted, Finalizers: []string{"kueue.x-k8s.io/resource-in-use"}},
+			Spec: kueue.WorkloadSpec{QueueName: "q", PodSets: podSets}},
+	}
+	imp := &Import{}
+	recs := imp.replay(wls, nil)
+	if len(recs) != 1 || recs[0].Name != "team/kept" {
+		t.Errorf("records %v, want team/kept alone", recs)
+	}
+	if want := "1 workload being deleted: left out"; !strings.Contains(strings.Join(imp.Notes, "\n"), want) {
+		t.Errorf("notes %q lack %q", imp.Notes, want)
+	}
+}

@@ -170,10 +170,16 @@ func (imp *Import) describe(summary string) {
 
 // replay turns the Workloads into records within the window, noting the
 // ones left out; cutoff, when set, leaves out workloads finished before it.
+// A Workload being deleted (its owner deleted, a finalizer still holding
+// it) is no longer demand: it is left out too.
 func (imp *Import) replay(wls []kueue.Workload, cutoff *time.Time) []record {
 	var recs []record
-	finishedPending, old := 0, 0
+	finishedPending, old, deleting := 0, 0, 0
 	for i := range wls {
+		if wls[i].DeletionTimestamp != nil {
+			deleting++
+			continue
+		}
 		r, note, ok := fromWorkload(&wls[i])
 		if note != "" {
 			imp.Notes = append(imp.Notes, note)
@@ -190,6 +196,9 @@ func (imp *Import) replay(wls []kueue.Workload, cutoff *time.Time) []record {
 			continue
 		}
 		recs = append(recs, r)
+	}
+	if deleting > 0 {
+		imp.Notes = append(imp.Notes, fmt.Sprintf("%s being deleted: left out", plural(deleting, "workload")))
 	}
 	if old > 0 {
 		imp.Notes = append(imp.Notes, fmt.Sprintf("%s finished before the window (--since): left out", plural(old, "workload")))

@@ -74,12 +74,13 @@ func digest(data []byte) string {
 // cluster.kueueConfig) are named by absolute paths in the copy, resolved
 // against srcDir, the original's folder.
 func Apply(data []byte, name string, varies []Vary, c Combination, path, srcDir string) error {
+	data, err := scenarios.AbsoluteRefs(data, srcDir)
+	if err != nil {
+		return err
+	}
 	var doc map[string]any
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return fmt.Errorf("reading the scenario: %w", err)
-	}
-	if err := absoluteRefs(doc, srcDir); err != nil {
-		return err
 	}
 	byPath := map[string]Path{}
 	for _, v := range varies {
@@ -109,57 +110,6 @@ func Apply(data []byte, name string, varies []Vary, c Combination, path, srcDir 
 	}
 	if err := os.WriteFile(path, out, 0o644); err != nil {
 		return fmt.Errorf("writing the varied scenario: %w", err)
-	}
-	return nil
-}
-
-// absoluteRefs makes the scenario's file references absolute, relative to
-// dir: the varied copy is written elsewhere.
-func absoluteRefs(doc map[string]any, dir string) error {
-	abs := func(ref string) (string, error) {
-		if filepath.IsAbs(ref) {
-			return ref, nil
-		}
-		p, err := filepath.Abs(filepath.Join(dir, ref))
-		if err != nil {
-			return "", fmt.Errorf("resolving %s: %w", ref, err)
-		}
-		return p, nil
-	}
-	if q, ok := doc["queues"].(map[string]any); ok {
-		if refs, ok := q["manifests"].([]any); ok {
-			for i, r := range refs {
-				if ref, ok := r.(string); ok && ref != "" {
-					p, err := abs(ref)
-					if err != nil {
-						return err
-					}
-					refs[i] = p
-				}
-			}
-		}
-	}
-	if streams, ok := doc["workloads"].([]any); ok {
-		for _, st := range streams {
-			if m, ok := st.(map[string]any); ok {
-				if ref, ok := m["template"].(string); ok && ref != "" {
-					p, err := abs(ref)
-					if err != nil {
-						return err
-					}
-					m["template"] = p
-				}
-			}
-		}
-	}
-	if c, ok := doc["cluster"].(map[string]any); ok {
-		if ref, ok := c["kueueConfig"].(string); ok && ref != "" {
-			p, err := abs(ref)
-			if err != nil {
-				return err
-			}
-			c["kueueConfig"] = p
-		}
 	}
 	return nil
 }

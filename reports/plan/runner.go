@@ -2,17 +2,16 @@ package plan
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/kueue-sim/kueue-sim/reports"
+	"github.com/kueue-sim/kueue-sim/sim/simrun"
 )
 
 // Options of a sweep.
@@ -112,35 +111,16 @@ func runDir(c Combination) string { return filepath.Join("runs", fmt.Sprintf("%0
 func runOne(ctx context.Context, o Options, c Combination, scenario string) Outcome {
 	out := Outcome{Combination: c, Dir: runDir(c)}
 	dir := filepath.Join(o.Out, out.Dir)
-	logFile, err := os.Create(filepath.Join(dir, "run.log"))
-	if err != nil {
-		out.ExitCode, out.Error = -1, fmt.Sprintf("creating run.log: %v", err)
-		return out
-	}
-	defer logFile.Close()
 	args := append([]string{"run", filepath.Join(o.Out, scenario), "--report", dir, "--junit", filepath.Join(dir, "junit.xml"), "--progress", "none"}, o.RunArgs...)
-	cmd := exec.CommandContext(ctx, o.Sim, args...)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	// Let `sim run` stop its control plane cleanly when the plan is stopped.
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = 30 * time.Second
-	began := time.Now()
-	err = cmd.Run()
-	out.WallSeconds = time.Since(began).Seconds()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		out.ExitCode = exit.ExitCode()
-	default:
-		out.ExitCode, out.Error = -1, err.Error()
+	res, err := simrun.Run(ctx, o.Sim, filepath.Join(dir, "run.log"), args...)
+	out.WallSeconds, out.ExitCode = res.Wall.Seconds(), res.ExitCode
+	if err != nil {
+		out.Error = err.Error()
 		return out
 	}
 	r, err := reports.Load(filepath.Join(dir, reports.JSONFile))
 	if err != nil {
-		if out.Error == "" {
-			out.Error = fmt.Sprintf("sim run exited %d without a report: see %s", out.ExitCode, filepath.Join(out.Dir, "run.log"))
-		}
+		out.Error = fmt.Sprintf("sim run exited %d without a report: see %s", out.ExitCode, filepath.Join(out.Dir, "run.log"))
 		return out
 	}
 	out.fill(r)

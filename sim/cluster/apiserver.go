@@ -60,6 +60,10 @@ func (cp *ControlPlane) startAPIServer(o options) error {
 		return err
 	}
 
+	whHost, whPort, err := cp.holdWebhookPort()
+	if err != nil {
+		return err
+	}
 	env := &envtest.Environment{
 		Scheme:                cp.Scheme,
 		BinaryAssetsDirectory: cp.Binaries.Dir,
@@ -74,6 +78,8 @@ func (cp *ControlPlane) startAPIServer(o options) error {
 			MutatingWebhooks:    append(muts, o.mutating...),
 			ValidatingWebhooks:  append(vals, o.validating...),
 			LocalServingCertDir: whDir,
+			LocalServingHost:    whHost,
+			LocalServingPort:    whPort,
 		},
 	}
 	env.ControlPlane.Etcd = &envtest.Etcd{DataDir: etcdDir, Out: etcdLog, Err: etcdLog}

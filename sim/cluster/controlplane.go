@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -50,25 +51,31 @@ type ControlPlane struct {
 	// Binaries are the control-plane binaries in use.
 	Binaries assets.Binaries
 
-	env       *envtest.Environment
-	etcd      etcdState
-	run       *procs.RunDir
-	admin     *envtest.AuthenticatedUser
-	children  []*procs.Process
-	envPIDs   map[string]int
-	mgrCancel context.CancelFunc
-	mgrDone   chan struct{} // closed when the manager returns
-	mgrErr    error
+	env      *envtest.Environment
+	etcd     etcdState
+	run      *procs.RunDir
+	admin    *envtest.AuthenticatedUser
+	children []*procs.Process
+	envPIDs  map[string]int
+	// webhookPort holds the webhook server's port from kube-apiserver's
+	// start until the manager binds it (webhook_port.go).
+	webhookPort net.Listener
+	mgrCancel   context.CancelFunc
+	mgrDone     chan struct{} // closed when the manager returns
+	mgrErr      error
 	// eventBroadcaster is the manager's in-process event broadcaster
 	// (WithoutAPIEvents), shut down after the manager.
 	eventBroadcaster record.EventBroadcaster
-	done             chan error
-	stopOnce         sync.Once
-	stopErr          error
-	stopping         chan struct{}
-	cleanupLog       []string
-	external         bool      // made by Connect: no child processes, no envtest
-	ext              *external // what Connect registered, undone by Stop
+	// handlers marks what each handler of the manager's informers has
+	// returned from (handler_marks.go); Unseen reads it.
+	handlers   handlerMarks
+	done       chan error
+	stopOnce   sync.Once
+	stopErr    error
+	stopping   chan struct{}
+	cleanupLog []string
+	external   bool      // made by Connect: no child processes, no envtest
+	ext        *external // what Connect registered, undone by Stop
 }
 
 // Start brings up a control plane. ctx bounds the start only; the control
@@ -117,6 +124,7 @@ func Start(ctx context.Context, opts ...Option) (_ *ControlPlane, err error) {
 		}
 	}
 	wh := cp.env.WebhookInstallOptions
+	cp.releaseWebhookPort()
 	if err := cp.startManager(ctx, o, webhook.Options{
 		Host: wh.LocalServingHost, Port: wh.LocalServingPort, CertDir: wh.LocalServingCertDir,
 	}); err != nil {
@@ -148,6 +156,7 @@ func (cp *ControlPlane) Done() <-chan error { return cp.done }
 func (cp *ControlPlane) Stop() error {
 	cp.stopOnce.Do(func() {
 		close(cp.stopping)
+		cp.releaseWebhookPort()
 		var errs []error
 		// An existing cluster must not keep calling webhooks that are about
 		// to stop: they fail closed.

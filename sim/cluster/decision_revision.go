@@ -48,6 +48,11 @@ func (cp *ControlPlane) DecisionRevision(ctx context.Context) (int64, error) {
 // revision, the writes it has not delivered are unknown, and Unseen names
 // etcd's watch itself.
 //
+// Once every resource is caught up, Unseen names an informer one of
+// whose handlers has not returned from an event another has
+// (handler_marks.go): until then, the controller behind that handler may
+// not have queued its reconcile.
+//
 // With it a settle knows, rather than guesses after a quiet pause, that
 // every in-process controller has been handed every write so far.
 func (cp *ControlPlane) Unseen(ctx context.Context, seen func(resource string) (int64, bool)) (string, error) {
@@ -69,7 +74,7 @@ func (cp *ControlPlane) Unseen(ctx context.Context, seen func(resource string) (
 			return res, nil
 		}
 	}
-	return "", nil
+	return cp.handlers.lagging(), nil
 }
 
 // writeWatch follows every write to etcd (see DecisionRevision, Unseen).

@@ -34,6 +34,9 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options, wh webhook.
 	if o.workloadTransform != nil {
 		setWorkloadTransform(&mopts.Cache, o.workloadTransform)
 	}
+	if mopts.Cache.NewInformer == nil {
+		mopts.Cache.NewInformer = cp.handlers.newInformer
+	}
 	mopts.Metrics = metricsserver.Options{BindAddress: "0"}
 	mopts.HealthProbeBindAddress = "0"
 	mopts.WebhookServer = webhook.NewServer(wh)
@@ -45,6 +48,9 @@ func (cp *ControlPlane) startManager(ctx context.Context, o options, wh webhook.
 	mgr, err := ctrl.NewManager(cp.Config, mopts)
 	if err != nil {
 		return fmt.Errorf("making the manager: %w", err)
+	}
+	if o.noAPIEvents {
+		mgr = inProcessEventsManager{mgr}
 	}
 	cp.Manager = mgr
 

@@ -112,6 +112,17 @@ func (e *evictor) complete(ctx context.Context, key client.ObjectKey) error {
 		if !needsEvictionDone(wl) {
 			return false
 		}
+		// As a job's integration (jobframework) and Kueue's integration
+		// tests for raw Workloads do: an eviction other than a preemption
+		// (a waitForPodsReady timeout, a deactivation, a stopped
+		// ClusterQueue) leaves the Workload Requeued=False, and Kueue's
+		// Workload reconciler turns it true when that reason's wait ends
+		// (requeueState.requeueAt on the simulated clock, a reactivation,
+		// a restart). A preempted Workload is queued again at once, which
+		// Requeued=True and no Requeued condition alike say.
+		if ev := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadEvicted); ev != nil && ev.Reason != kueue.WorkloadEvictedByPreemption {
+			workload.SetRequeuedCondition(wl, ev.Reason, ev.Message, false)
+		}
 		workload.UnsetQuotaReservationWithCondition(wl, "Pending", "kueue-sim: the raw Workload's eviction is complete", e.clock.Now())
 		return true
 	})

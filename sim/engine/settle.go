@@ -36,8 +36,12 @@ func (r *Runner) settleConfig() settle.Config {
 	}
 	if t.Gate != nil {
 		// The settle resumes Kueue's scheduler after each evicting
-		// cycle (lock-step is turned on in Run).
-		cfg.Resume, cfg.Paused = t.Gate.Resume, t.Gate.Paused
+		// cycle (lock-step is turned on in Run). A scheduler blocked
+		// until admitted workloads' pods are ready tries nothing before a
+		// later instant brings that, as a paused one waits for Resume.
+		gate := t.Gate
+		cfg.Resume = gate.Resume
+		cfg.Paused = func() bool { return gate.Paused() || gate.BlockedOnPodsReady() }
 	}
 	if t.Reserving != nil {
 		var cqs []string

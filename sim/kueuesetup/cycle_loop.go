@@ -77,6 +77,7 @@ func (l *cycleLoop) run(ctx context.Context) {
 		}
 	}()
 	for ctx.Err() == nil {
+		l.gate.waitsForPodsReady.clear() // a cycle that starts waits for nothing yet
 		if l.cycle(ctx) == kwait.KeepGoing || l.gate.noBackoff.Load() {
 			backoff = nil
 			continue

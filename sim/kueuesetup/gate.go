@@ -8,6 +8,8 @@ import (
 	"time"
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
@@ -61,7 +63,24 @@ type SchedulerGate struct {
 	publishedErr error
 
 	noBackoff atomic.Bool // cycles follow one another at once (see NoBackoff)
+
+	// notAllReady tells whether an admitted workload's pods are not all
+	// ready (Kueue's cache), nil unless waitForPodsReady blocks admission;
+	// waitsForPodsReady is the entry the scheduler last wrote waits for
+	// them: set by that write, cleared by the entry's next write (its
+	// admission once the scheduler wakes) or the next cycle (see Park).
+	notAllReady       func() bool
+	waitsForPodsReady podsReadyWaiter
 }
+
+// podsReadyWaitMessage is the pending message Kueue's scheduler writes on
+// an entry just before it blocks until every admitted workload's pods are
+// ready (waitForPodsReady.blockAdmission), in every release kueue-sim runs.
+const podsReadyWaitMessage = "waiting for all admitted workloads to be in PodsReady condition"
+
+// parkPoll is how often Park looks whether the scheduler is blocked on
+// pods becoming ready.
+const parkPoll = 2 * time.Millisecond
 
 // NoBackoff(true) skips Kueue's wall-clock sleep after a cycle that admits
 // nothing (cycle_loop.go); NoBackoff(false) restores it. A replay on the
@@ -124,6 +143,14 @@ func (g *SchedulerGate) ClusterQueueActive(name kueue.ClusterQueueReference) boo
 // change), so a round under way ends before it, and the next look proves
 // a round of heads that began held, which takes nothing. It returns ctx's error, or an error after
 // timeout if the scheduler never looks (it is not running).
+//
+// With waitForPodsReady's blockAdmission, a cycle that reaches an entry
+// while an admitted workload's pods are not ready writes that the entry
+// waits and blocks in Kueue's cache until they are, or until that
+// workload leaves (its PodsReady timeout, an end of run): something only
+// a later instant brings. Such a scheduler is parked too: it takes no
+// heads and decides nothing until then, and what it does when it wakes
+// (admit the entry it holds) belongs to the instant that wakes it.
 func (g *SchedulerGate) Park(ctx context.Context, timeout time.Duration) error {
 	g.Hold()
 	if g.queues == nil || g.looked == nil || len(g.queues.GetClusterQueueNames()) == 0 {
@@ -136,13 +163,25 @@ func (g *SchedulerGate) Park(ctx context.Context, timeout time.Duration) error {
 	g.queues.Broadcast()
 	t := time.NewTimer(timeout)
 	defer t.Stop()
-	select {
-	case <-g.looked:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return fmt.Errorf("Kueue's scheduler did not come back for heads within %s of being held", timeout)
+	var poll <-chan time.Time
+	if g.notAllReady != nil {
+		tick := time.NewTicker(parkPoll)
+		defer tick.Stop()
+		poll = tick.C
+	}
+	for {
+		select {
+		case <-g.looked:
+			return nil
+		case <-poll:
+			if g.BlockedOnPodsReady() {
+				return nil
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return fmt.Errorf("Kueue's scheduler did not come back for heads within %s of being held", timeout)
+		}
 	}
 }
 
@@ -209,6 +248,15 @@ func (g *SchedulerGate) Resume() bool {
 	return was
 }
 
+// BlockedOnPodsReady tells whether the scheduler is blocked in a cycle
+// until every admitted workload's pods are ready (waitForPodsReady's
+// blockAdmission): it wrote that an entry waits for that, and an admitted
+// workload's pods are not all ready. It takes no heads until they are, or
+// until that workload leaves, which only a later instant brings.
+func (g *SchedulerGate) BlockedOnPodsReady() bool {
+	return g.notAllReady != nil && g.waitsForPodsReady.waiting() && g.notAllReady()
+}
+
 // Paused tells whether the scheduler is paused after an evicting cycle (or
 // will be at its next look at its queues) until Resume.
 func (g *SchedulerGate) Paused() bool {
@@ -246,28 +294,102 @@ func (g *SchedulerGate) wake() {
 // Client wraps the client Kueue's scheduler writes with, counting the
 // evictions it writes (preemptions among them).
 func (g *SchedulerGate) Client(c client.Client) client.Client {
-	return evictionCounter{Client: c, n: &g.evictions}
+	return evictionCounter{Client: c, n: &g.evictions, evicted: &evictedSet{m: map[types.UID]bool{}}, waits: &g.waitsForPodsReady}
 }
 
 // evictionCounter counts the Workload status writes that set Evicted.
+// It also tells, in waits, whether the scheduler's last status write said
+// that an entry waits for admitted workloads' pods to be ready.
 type evictionCounter struct {
 	client.Client
-	n *atomic.Int64
+	n       *atomic.Int64
+	evicted *evictedSet
+	waits   *podsReadyWaiter
 }
 
 func (c evictionCounter) Status() client.SubResourceWriter {
-	return statusCounter{SubResourceWriter: c.Client.Status(), n: c.n}
+	return statusCounter{SubResourceWriter: c.Client.Status(), n: c.n, evicted: c.evicted, waits: c.waits}
 }
 
 type statusCounter struct {
 	client.SubResourceWriter
-	n *atomic.Int64
+	n       *atomic.Int64
+	evicted *evictedSet
+	waits   *podsReadyWaiter
 }
 
 func (w statusCounter) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+	wl, isWorkload := obj.(*kueue.Workload)
+	if isWorkload && w.waits != nil {
+		w.waits.wrote(wl)
+	}
 	err := w.SubResourceWriter.Patch(ctx, obj, patch, opts...)
-	if wl, ok := obj.(*kueue.Workload); ok && err == nil && apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadEvicted) {
+	if isWorkload && err == nil && w.evicted.sets(wl) {
 		w.n.Add(1)
 	}
 	return err
+}
+
+// podsReadyWaiter is the Workload the scheduler last wrote waits for the
+// pods of the workloads admitted before it to be ready, if any. Kueue
+// admits asynchronously, so an earlier entry's admission can be written
+// after that: only the waiting entry's own next write ends the wait.
+type podsReadyWaiter struct {
+	mu  sync.Mutex
+	uid types.UID
+}
+
+// wrote records a status write of wl by the scheduler.
+func (p *podsReadyWaiter) wrote(wl *kueue.Workload) {
+	c := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadQuotaReserved)
+	waits := c != nil && c.Status == metav1.ConditionFalse && c.Message == podsReadyWaitMessage
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case waits:
+		p.uid = wl.UID
+	case wl.UID == p.uid:
+		p.uid = ""
+	}
+}
+
+// clear forgets the wait: a cycle that starts waits for nothing yet.
+func (p *podsReadyWaiter) clear() {
+	p.mu.Lock()
+	p.uid = ""
+	p.mu.Unlock()
+}
+
+// waiting tells whether an entry waits.
+func (p *podsReadyWaiter) waiting() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.uid != ""
+}
+
+// evictedSet remembers, per Workload, whether the scheduler's last status
+// write held Evicted true. A write counts as an eviction when it turns
+// Evicted true: a workload evicted earlier (preempted, or by its
+// PodsReady timeout) keeps Evicted true while it waits to be admitted
+// again, and the scheduler's writes of its pending message carry it
+// along; they evict nothing. The scheduler writes from several goroutines
+// (its preemptions run in parallel).
+type evictedSet struct {
+	mu sync.Mutex
+	m  map[types.UID]bool
+}
+
+// sets records wl's Evicted condition as written and tells whether the
+// write turned it true.
+func (e *evictedSet) sets(wl *kueue.Workload) bool {
+	now := apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadEvicted)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	was := e.m[wl.UID]
+	if now {
+		e.m[wl.UID] = true
+	} else {
+		delete(e.m, wl.UID)
+	}
+	return now && !was
 }

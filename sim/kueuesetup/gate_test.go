@@ -65,6 +65,13 @@ func TestGatePausesAfterAnEvictingCycle(t *testing.T) {
 	if !g.ClusterQueueActive("cq") || g.Paused() {
 		t.Fatal("the scheduler stays paused after Resume")
 	}
+	// A write that keeps Evicted true (the pending message of a workload
+	// evicted earlier) evicts nothing.
+	write(metav1.Condition{Type: kueue.WorkloadEvicted, Status: metav1.ConditionTrue, Reason: "Preempted"})
+	if g.Paused() || g.Resume() {
+		t.Fatal("a write that kept Evicted true paused the scheduler")
+	}
+	write(metav1.Condition{Type: kueue.WorkloadQuotaReserved, Status: metav1.ConditionTrue, Reason: "QuotaReserved"})
 	g.Hold()
 	write(metav1.Condition{Type: kueue.WorkloadEvicted, Status: metav1.ConditionTrue, Reason: "Preempted"})
 	if g.ClusterQueueActive("cq") {
@@ -79,6 +86,7 @@ func TestGatePausesAfterAnEvictingCycle(t *testing.T) {
 	}
 	// A cycle that evicts while the scheduler is parked (Park holds it)
 	// still pauses it after Unpark, as it would have without the park.
+	write(metav1.Condition{Type: kueue.WorkloadQuotaReserved, Status: metav1.ConditionTrue, Reason: "QuotaReserved"})
 	g.Hold()
 	write(metav1.Condition{Type: kueue.WorkloadEvicted, Status: metav1.ConditionTrue, Reason: "Preempted"})
 	g.Unpark()
@@ -91,6 +99,7 @@ func TestGatePausesAfterAnEvictingCycle(t *testing.T) {
 	// Without lock-step (no replay resumes it: sim up, sim serve) an
 	// evicting cycle does not pause the scheduler.
 	g.LockStep(false)
+	write(metav1.Condition{Type: kueue.WorkloadQuotaReserved, Status: metav1.ConditionTrue, Reason: "QuotaReserved"})
 	write(metav1.Condition{Type: kueue.WorkloadEvicted, Status: metav1.ConditionTrue, Reason: "Preempted"})
 	if !g.ClusterQueueActive("cq") || g.Paused() || g.Resume() {
 		t.Fatal("a gate without lock-step paused the scheduler after an eviction")

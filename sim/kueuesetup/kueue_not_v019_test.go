@@ -1,4 +1,4 @@
-//go:build !kueue_v0_19
+//go:build kueue_v0_16 || kueue_v0_17 || kueue_v0_18
 
 // This file builds against Kueue v0.16, v0.17 and v0.18, whose queue
 // managers hand out heads as workload.Info and which turn waitForPodsReady

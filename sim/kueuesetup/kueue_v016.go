@@ -2,9 +2,9 @@
 
 // This file builds against Kueue v0.16 (-tags kueue_v0_16 with
 // hack/kueue/v0.16.2.mod), the release the Red Hat build of Kueue ships.
-// Its twins build against the other releases: kueue_v017.go against Kueue
-// v0.17 (the module's go.mod), kueue_v018.go and kueue_v019.go against
-// Kueue v0.18 and v0.19, and kueue_not_v016.go against every release but
+// Its twins build against the other releases: kueue_v017.go and
+// kueue_v018.go against Kueue v0.17 and v0.18, kueue_v019.go against
+// Kueue v0.19 (the module's go.mod), and kueue_not_v016.go against every release but
 // v0.16. The releases wire their setup differently, and each file does it
 // as that release's cmd/kueue does. v0.16 sets its feature gates, loads
 // its Configuration, records events and copies labels to Workloads as

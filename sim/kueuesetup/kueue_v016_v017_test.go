@@ -1,4 +1,4 @@
-//go:build !kueue_v0_18 && !kueue_v0_19
+//go:build kueue_v0_16 || kueue_v0_17
 
 // This file builds against Kueue v0.16 and v0.17, whose schedulers record
 // events through client-go's core/v1 recorder; kueue_v018_v019_test.go

@@ -1,11 +1,11 @@
-//go:build !kueue_v0_16 && !kueue_v0_18 && !kueue_v0_19
+//go:build kueue_v0_17
 
-// This file builds against Kueue v0.17 (the module's go.mod). Its twins
-// build against the other releases: kueue_v016.go against Kueue v0.16
-// (-tags kueue_v0_16 with hack/kueue/v0.16.2.mod), kueue_v018.go against
-// Kueue v0.18 (-tags kueue_v0_18 with hack/kueue/v0.18.2.mod),
-// kueue_v019.go against Kueue v0.19 (-tags kueue_v0_19 with
-// hack/kueue/v0.19.2.mod). What v0.17 shares with v0.16 is in
+// This file builds against Kueue v0.17 (-tags kueue_v0_17 with
+// hack/kueue/v0.17.1.mod). Its twins build against the other releases:
+// kueue_v016.go against Kueue v0.16 (-tags kueue_v0_16 with
+// hack/kueue/v0.16.2.mod), kueue_v018.go against Kueue v0.18 (-tags
+// kueue_v0_18 with hack/kueue/v0.18.2.mod), kueue_v019.go against Kueue
+// v0.19 (the module's go.mod). What v0.17 shares with v0.16 is in
 // kueue_v016_v017.go, what it shares with v0.18 and v0.19 in
 // kueue_not_v016.go. The releases wire their setup differently (feature gates, core controllers,
 // the scheduler's event recorder, the queue manager's lookups), and each

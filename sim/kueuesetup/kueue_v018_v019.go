@@ -1,4 +1,4 @@
-//go:build kueue_v0_18 || kueue_v0_19
+//go:build !kueue_v0_16 && !kueue_v0_17
 
 // This file builds against Kueue v0.18 and v0.19, which load and validate
 // their Configuration, set up their feature-gated controllers, pick the

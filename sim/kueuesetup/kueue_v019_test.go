@@ -1,7 +1,6 @@
-//go:build kueue_v0_19
+//go:build !kueue_v0_16 && !kueue_v0_17 && !kueue_v0_18
 
-// This file builds against Kueue v0.19 (-tags kueue_v0_19 with
-// hack/kueue/v0.19.2.mod), whose queue manager hands out heads wrapping
+// This file builds against Kueue v0.19 (the module's go.mod), whose queue manager hands out heads wrapping
 // workload.Info and takes back a quota-reservation reason, and which turns
 // waitForPodsReady on by default; kueue_not_v019_test.go builds against
 // the other releases.

@@ -21,13 +21,13 @@ import (
 // moves every inadmissible workload of that ClusterQueue or cohort tree
 // back to the active queue. Newcomers of that second are tried first.
 //
-// Kueue v0.17's requeuer counts that second on a wall-clock delaying queue
-// and takes no clock. In a replay, which compresses simulated time, a wall
-// second means nothing: kueue-sim used to set the period to 0, which
-// retried a cohort's whole backlog after every end of a run, and so many
-// more scheduling cycles than Kueue runs (1.2 per workload in the 15k
-// baseline against 0.05 in Kueue's own harness), and offered freed quota
-// to the backlog before newcomers, which Kueue does not.
+// Kueue's requeuer counts that second on a wall-clock delaying queue and
+// takes no clock. In a replay, which compresses simulated time, a wall
+// second means nothing, and a period of 0 is no substitute: it retries a
+// cohort's whole backlog after every end of a run, and so runs many more
+// scheduling cycles than Kueue (1.2 per workload in the 15k baseline
+// against 0.05 in Kueue's own harness), and offers freed quota to the
+// backlog before newcomers, which Kueue does not.
 //
 // Requeues puts that second on simulated time. Kueue builds its queue
 // manager, for its own tests, with a requeuer that only collects the

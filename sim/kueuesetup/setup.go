@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/go-logr/logr"
 	"sync"
 	"time"
 
@@ -144,7 +145,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, cfg *configapi.Configuration, 
 
 	preemption, preemptionQueueOpts, preemptionSchedOpts := preemptionExpectations()
 	queueOpts = append(queueOpts, preemptionQueueOpts...)
-	gate := &SchedulerGate{checker: cCache, looked: make(chan struct{}, 1)}
+	var notAllReady func() bool
+	if blockForPodsReady(cfg) {
+		notAllReady = func() bool { return !cCache.PodsReadyForAllAdmittedWorkloads(logr.Discard()) }
+	}
+	gate := &SchedulerGate{checker: cCache, looked: make(chan struct{}, 1), notAllReady: notAllReady}
 	var queues *qcache.Manager
 	var requeues *Requeues
 	if o.callerRequeues {

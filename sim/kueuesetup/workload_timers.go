@@ -21,10 +21,10 @@ import (
 // workload's maximum execution time and for the retention of finished
 // Workloads. It reads the time from its clock and waits by returning a
 // RequeueAfter, which controller-runtime counts on its work queue's wall
-// clock. Kueue v0.17 builds the reconciler in core.SetupControllers with
-// no clock option, so on a replay's compressed time a timeout measured
-// wall time from a simulated admission: the Workload was evicted at once,
-// and its back-off ended wall seconds into the replay, or never. The
+// clock. Kueue builds the reconciler in core.SetupControllers with no
+// clock option, so on a replay's compressed time a timeout would measure
+// wall time from a simulated admission: the Workload would be evicted at
+// once, and its back-off would end wall seconds into the replay, or never. The
 // LocalQueue reconciler keeps admission fair sharing's usage the same way
 // (clockedReconcilers), and is built with no clock option either.
 //

@@ -11,13 +11,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/kueue-sim/kueue-sim/kueuerelease"
 	"github.com/kueue-sim/kueue-sim/reports/compare"
 	"github.com/kueue-sim/kueue-sim/reports/upgrade"
 	"github.com/kueue-sim/kueue-sim/sim/assets"
+	"github.com/kueue-sim/kueue-sim/sim/simrun"
 )
 
 // ErrRelease is wrapped by Run's error when --from or --to names a release
@@ -154,40 +153,28 @@ func (sd *side) defaults(ctx context.Context, path string) (kueuerelease.Default
 	return d, nil
 }
 
-// command runs the side's sim with args. Cancelling ctx sends it SIGTERM,
-// as Ctrl-C would, so that it stops its control plane and removes its run
-// folder; one still running a minute later is killed.
+// command runs the side's sim with args, stopped as Ctrl-C would stop it.
 func (sd *side) command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, sd.sim, args...)
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = time.Minute
-	return cmd
+	return simrun.Command(ctx, sd.sim, args...)
 }
 
 // replay runs the scenario on the side's sim, its output in run.log. A
 // run that ends with an expectation failed (exit 1, its report written)
 // is part of what the rehearsal reports, not an error.
 func (sd *side) replay(ctx context.Context, path string, extra []string) error {
-	logFile := filepath.Join(sd.dir, "run.log")
-	fh, err := os.Create(logFile)
-	if err != nil {
-		return fmt.Errorf("opening %s: %w", logFile, err)
-	}
-	defer fh.Close()
 	args := append([]string{"run", path, "--kueue", sd.release, "--report", sd.dir, "--progress", "none"}, extra...)
-	cmd := sd.command(ctx, args...)
-	cmd.Stdout, cmd.Stderr = fh, fh
-	err = cmd.Run()
-	var exit *exec.ExitError
+	res, err := simrun.Run(ctx, sd.sim, filepath.Join(sd.dir, "run.log"), args...)
 	switch {
-	case err == nil:
+	case err != nil:
+		return fmt.Errorf("replaying on Kueue %s: %w", sd.release, err)
+	case res.ExitCode == 0:
 		return nil
-	case errors.As(err, &exit) && exit.ExitCode() == 1 && exists(filepath.Join(sd.dir, "report.json")):
+	case res.ExitCode == 1 && exists(filepath.Join(sd.dir, "report.json")):
 		return nil // the run ended and an expectation failed
-	case errors.As(err, &exit) && exit.ExitCode() == 2:
-		return fmt.Errorf("%w on Kueue %s: %s", ErrScenario, sd.release, tail(logFile))
+	case res.ExitCode == 2:
+		return fmt.Errorf("%w on Kueue %s: %s", ErrScenario, sd.release, tail(res.Log))
 	default:
-		return fmt.Errorf("replaying on Kueue %s: %w (its output: %s)", sd.release, err, logFile)
+		return fmt.Errorf("replaying on Kueue %s: sim run exited %d (its output: %s)", sd.release, res.ExitCode, res.Log)
 	}
 }
 

@@ -24,7 +24,7 @@ type Index struct {
 	// Per Job (ns/name): its latest object and its pods, each with whether
 	// it ended.
 	jobs    map[string]*batchv1.Job
-	jobPods map[string]map[string]bool
+	jobPods map[string]map[string]jobPod
 	podJob  map[string]string // pod ns/name → job ns/name
 	// held are the pods that only the caller's gate keeps from
 	// kube-scheduler (heldOnly), by ns/name: not busy, but the caller
@@ -38,7 +38,7 @@ type Index struct {
 // held); such a pod is not busy, and HeldPods lists it.
 func NewIndex(heldOnly func(*corev1.Pod) bool) *Index {
 	return &Index{busy: map[string]Busy{}, jobs: map[string]*batchv1.Job{},
-		jobPods: map[string]map[string]bool{}, podJob: map[string]string{}, held: map[string]*corev1.Pod{}, heldOnly: heldOnly}
+		jobPods: map[string]map[string]jobPod{}, podJob: map[string]string{}, held: map[string]*corev1.Pod{}, heldOnly: heldOnly}
 }
 
 // Watch registers the index's handlers on the cache's informers.
@@ -122,9 +122,9 @@ func (x *Index) onPod(obj any) {
 		jk := p.Namespace + "/" + job
 		x.podJob[key] = jk
 		if x.jobPods[jk] == nil {
-			x.jobPods[jk] = map[string]bool{}
+			x.jobPods[jk] = map[string]jobPod{}
 		}
-		x.jobPods[jk][key] = p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
+		x.jobPods[jk][key] = jobPodOf(p)
 		x.recheckJob(jk)
 	}
 }
@@ -181,15 +181,19 @@ func (x *Index) recheckJob(key string) {
 		x.set("job "+key, Busy{})
 		return
 	}
-	active, terminal := map[string]int{}, map[string]int{}
-	for _, ended := range x.jobPods[key] {
-		if ended {
-			terminal[key]++
-		} else {
-			active[key]++
+	var n jobPods
+	for _, p := range x.jobPods[key] {
+		switch p {
+		case podEnded:
+			n.terminal++
+		case podReady:
+			n.ready++
+			n.active++
+		default:
+			n.active++
 		}
 	}
-	x.set("job "+key, jobBusy(j, active, terminal))
+	x.set("job "+key, jobBusy(j, n))
 }
 
 func (x *Index) onApps(obj any) {

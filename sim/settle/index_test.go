@@ -49,6 +49,14 @@ func TestBusyIndex(t *testing.T) {
 	running.Status.Phase = corev1.PodRunning
 	x.onPod(running)
 	want("pod running", "")
+	readyPod := running.DeepCopy()
+	readyPod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
+	x.onPod(readyPod)
+	want("pod ready, not counted", "has not counted its ready pods")
+	readyCounted := job.DeepCopy()
+	readyCounted.Status.Ready = ptr.To[int32](1)
+	x.onJob(readyCounted)
+	want("ready pod counted", "")
 	done := running.DeepCopy()
 	done.Status.Phase = corev1.PodSucceeded
 	x.onPod(done)

@@ -39,9 +39,46 @@ func unschedulable(p *corev1.Pod) bool {
 	return false
 }
 
+// jobPod is what a Job's pod counts as in the Job's status.
+type jobPod uint8
+
+const (
+	podActive jobPod = iota // not ended, not ready (or terminating)
+	podReady                // not ended, not terminating, Ready
+	podEnded                // succeeded or failed
+)
+
+func jobPodOf(p *corev1.Pod) jobPod {
+	switch {
+	case p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed:
+		return podEnded
+	case p.DeletionTimestamp == nil && podReadyCondition(p):
+		return podReady
+	}
+	return podActive
+}
+
+func podReadyCondition(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// jobPods counts a Job's pods: active (not ended, ready ones among them),
+// ready, and terminal (ended).
+type jobPods struct{ active, ready, terminal int }
+
 // jobBusy tells whether kube-controller-manager still owes a Job work:
-// creating or deleting its pods, or counting the ones that ended.
-func jobBusy(j *batchv1.Job, active, terminal map[string]int) Busy {
+// creating or deleting its pods, or counting the ones that ended or became
+// ready. Kueue's waitForPodsReady reads the ready count (status.ready,
+// which kube-controller-manager writes up to a second after the pods
+// change): an instant that ends before it is written leaves the Workload
+// without PodsReady, and a PodsReady timeout at a later instant would then
+// depend on machine speed.
+func jobBusy(j *batchv1.Job, n jobPods) Busy {
 	key := j.Namespace + "/" + j.Name
 	owes := func(what string) Busy {
 		return Busy{Kind: JobWaits, Object: key, Detail: "kube-controller-manager " + what}
@@ -49,7 +86,7 @@ func jobBusy(j *batchv1.Job, active, terminal map[string]int) Busy {
 	if finished(j) {
 		return Busy{}
 	}
-	if terminal[key] > int(j.Status.Succeeded+j.Status.Failed) {
+	if n.terminal > int(j.Status.Succeeded+j.Status.Failed) {
 		return owes("has not counted its ended pods")
 	}
 	if j.Spec.Completions != nil && j.Status.Succeeded >= *j.Spec.Completions {
@@ -59,7 +96,10 @@ func jobBusy(j *batchv1.Job, active, terminal map[string]int) Busy {
 		return owes("has not marked it failed")
 	}
 	suspended := j.Spec.Suspend != nil && *j.Spec.Suspend
-	if suspended && active[key] > 0 {
+	if !suspended && n.ready > int(ptr.Deref(j.Status.Ready, 0)) {
+		return owes("has not counted its ready pods")
+	}
+	if suspended && n.active > 0 {
 		return owes("is deleting the pods of the suspended job")
 	}
 	if !suspended && j.Spec.Parallelism != nil {
@@ -69,7 +109,7 @@ func jobBusy(j *batchv1.Job, active, terminal map[string]int) Busy {
 				want = left
 			}
 		}
-		if active[key] < want {
+		if n.active < want {
 			return owes("has not created its pods")
 		}
 	}

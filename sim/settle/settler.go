@@ -101,8 +101,10 @@ type Config struct {
 	// scheduler go on if it paused after a cycle that evicted workloads
 	// (kueuesetup.SchedulerGate); true means it did, and the wait goes on.
 	Resume func() bool
-	// Paused tells whether Kueue's scheduler is paused that way: its
-	// workloads to try then wait for Resume and do not make it busy.
+	// Paused tells whether Kueue's scheduler is paused that way, or
+	// blocked until the pods of the workloads it admitted are ready
+	// (waitForPodsReady's blockAdmission): its workloads to try then wait
+	// for Resume, or for a later instant, and do not make it busy.
 	Paused func() bool
 	// Release, called once the control plane is quiet and Kueue's
 	// scheduler has gone on, lets kube-scheduler have the pods the instant

@@ -175,7 +175,7 @@ func TestKueueBuilderDefaultRelease(t *testing.T) {
 		t.Errorf("output lacks that it is this sim:\n%s", out)
 	}
 
-	b, rec, _ = newTestKueueBuilder(t, "v0.19.2", WithSource(src))
+	b, rec, _ = newTestKueueBuilder(t, "v0.17.1", WithSource(src))
 	if _, err := b.Install(context.Background(), kueuerelease.Default); err != nil {
 		t.Fatal(err)
 	}
@@ -210,9 +210,9 @@ func TestKueueBuilderKeepsASimBesideThisOne(t *testing.T) {
 	}
 	want := []string{
 		"v0.16.2 SELF/sim-kueue-v0.16.2 present",
-		kueuerelease.Default + " SELF/sim present self",
+		"v0.17.1 BIN/sim-kueue-v0.17.1 missing",
 		"v0.18.2 BIN/sim-kueue-v0.18.2 missing",
-		"v0.19.2 BIN/sim-kueue-v0.19.2 missing",
+		kueuerelease.Default + " SELF/sim present self",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("StatusAll (-want +got):\n%s", diff)
@@ -222,10 +222,10 @@ func TestKueueBuilderKeepsASimBesideThisOne(t *testing.T) {
 // A failed build names the release and leaves nothing in the binary
 // folder.
 func TestKueueBuilderFailureInstallsNothing(t *testing.T) {
-	b, rec, out := newTestKueueBuilder(t, kueuerelease.Default, WithSource(sourceTree(t, "v0.19.2")))
+	b, rec, out := newTestKueueBuilder(t, kueuerelease.Default, WithSource(sourceTree(t, "v0.17.1")))
 	rec.fail = true
-	_, err := b.Install(context.Background(), "v0.19.2")
-	if err == nil || !strings.Contains(err.Error(), "building the sim of Kueue v0.19.2: exit status 1") {
+	_, err := b.Install(context.Background(), "v0.17.1")
+	if err == nil || !strings.Contains(err.Error(), "building the sim of Kueue v0.17.1: exit status 1") {
 		t.Errorf("Install = %v; want the failed build named", err)
 	}
 	if !strings.Contains(out.String(), "compile error") {
@@ -253,18 +253,18 @@ func TestKueueBuilderRefusals(t *testing.T) {
 	}, {
 		name: "not a release", release: "latest", is: assets.ErrUnsupportedKueue,
 	}, {
-		name: "--source not a tree", release: "v0.19.2", opts: []Option{WithSource("/")}, is: ErrSource,
+		name: "--source not a tree", release: "v0.17.1", opts: []Option{WithSource("/")}, is: ErrSource,
 		want: "/ (--source) holds no go.mod of github.com/kueue-sim/kueue-sim",
 	}, {
-		name: "KUEUESIM_SOURCE not a tree", release: "v0.19.2", env: "/", is: ErrSource,
+		name: "KUEUESIM_SOURCE not a tree", release: "v0.17.1", env: "/", is: ErrSource,
 		want: "/ (KUEUESIM_SOURCE) holds no go.mod",
 	}, {
-		name: "a tree without the module file", release: "v0.19.2", opts: []Option{WithSource(sourceTree(t, "v0.18.2"))}, is: ErrSource,
-		want: "has no hack/kueue/v0.19.2.mod",
+		name: "a tree without the module file", release: "v0.17.1", opts: []Option{WithSource(sourceTree(t, "v0.18.2"))}, is: ErrSource,
+		want: "has no hack/kueue/v0.17.1.mod",
 	}, {
-		name: "no go", release: "v0.19", is: nil,
-		opts: []Option{WithSource(sourceTree(t, "v0.19.2")), WithLookPath(func(string) (string, error) { return "", errors.New("not found") })},
-		want: "building the sim of Kueue v0.19.2 from source needs the Go toolchain, and there is no `go` on PATH: install Go 1.26.0 or newer",
+		name: "no go", release: "v0.17", is: nil,
+		opts: []Option{WithSource(sourceTree(t, "v0.17.1")), WithLookPath(func(string) (string, error) { return "", errors.New("not found") })},
+		want: "building the sim of Kueue v0.17.1 from source needs the Go toolchain, and there is no `go` on PATH: install Go 1.26.0 or newer",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv(EnvSource, tc.env)

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kueue-sim/kueue-sim/forecast"
+	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/sim/harness"
+	"github.com/kueue-sim/kueue-sim/sim/procs"
+	"github.com/kueue-sim/kueue-sim/sim/simrun"
+)
+
+type forecastFlags struct {
+	scenario  string
+	at        time.Duration
+	duration  time.Duration
+	horizon   time.Duration
+	runs      int
+	parallel  int
+	seed      int64
+	namespace string
+	queue     string
+	tries     []string
+	output    string
+	report    string
+	kueue     string
+	install   bool
+	runRoot   string
+}
+
+func newForecastCmd() *cobra.Command {
+	f := &forecastFlags{}
+	cmd := &cobra.Command{
+		Use:   "forecast JOB.yaml --scenario SCENARIO",
+		Short: "Say when and where Kueue admits a job submitted into a scenario, and what a smaller request changes",
+		Long: `sim forecast submits the job in JOB.yaml (a Job, PyTorchJob, RayJob,
+RayCluster, Notebook, InferenceService or raw Workload, as a templated stream
+takes it) into a scenario at simulated time --at, replays the scenario with
+it on the real Kueue, and says whether Kueue admits it at once, how long it
+waits (p50 and p90 over the runs), on which ClusterQueue and flavors, which
+workloads' ends let it in, and whom Kueue preempts for it.
+
+The scenario's own streams replay as written, before and after --at. A
+scenario that draws at random (Poisson arrivals, exponential or lognormal
+durations) is replayed --runs times, one seed each; one that draws nothing
+at random is replayed once, since every seed gives the same run.
+
+--try RESOURCE=Q1,Q2 forecasts the job with each container that asks for
+RESOURCE asking for Q1, then Q2, instead; --try queue=LQ1,LQ2 with another
+LocalQueue. The alternatives print side by side.
+
+With --report DIR, DIR/forecast.json holds the forecast, and
+DIR/runs/A-R/ each run's scenario.yaml and events.jsonl: ` + "`sim run`" + ` of that
+scenario.yaml replays the same run.
+
+Exit codes: 0 a forecast was made (whatever it says), 1 a run failed,
+2 the job, the scenario or a flag is invalid.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runForecast(cmd, f, args[0]) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.scenario, "scenario", "", "the scenario to submit the job into (required)")
+	fl.DurationVar(&f.at, "at", 0, "simulated time of the scenario at which the job is submitted")
+	fl.DurationVar(&f.duration, "duration", time.Hour, "how long the job runs once its pods run")
+	fl.DurationVar(&f.horizon, "horizon", 7*24*time.Hour, "how far past --at to look; a job not admitted by then waits beyond the horizon")
+	fl.IntVar(&f.runs, "runs", 20, "seeds to replay a scenario that draws at random with")
+	fl.IntVar(&f.parallel, "parallel", 1, "runs to replay at once, each on its own control plane")
+	fl.Int64Var(&f.seed, "seed", 0, "the first run's seed (default: the scenario's); run i has seed+i")
+	fl.StringVar(&f.namespace, "namespace", "", "namespace to submit a job that names none to (default: the one namespace with its LocalQueue)")
+	fl.StringVar(&f.queue, "queue", "", "LocalQueue to submit the job to (default: its "+forecast.QueueLabel+" label)")
+	fl.StringArrayVar(&f.tries, "try", nil, "alternative to forecast too: RESOURCE=Q1,Q2 (per container asking for it) or queue=LQ1,LQ2; repeatable")
+	fl.StringVarP(&f.output, "output", "o", "text", "output format: text or json")
+	fl.StringVar(&f.report, "report", "", "folder to write forecast.json and each run's scenario and event log to")
+	fl.StringVar(&f.kueue, "kueue", "", "the Kueue release to forecast on (default: the scenario's cluster.kueueVersion, else the one built into this sim)")
+	fl.BoolVar(&f.install, "install-tools", false, installToolsUsage)
+	fl.StringVar(&f.runRoot, "run-root", procs.DefaultRunRoot(), "folder for the control planes' files; removed at the end")
+	return cmd
+}
+
+func runForecast(cmd *cobra.Command, f *forecastFlags, job string) error {
+	switch {
+	case f.scenario == "":
+		return withExitCode(2, errors.New("--scenario: give the scenario to submit the job into"))
+	case f.output != "text" && f.output != "json":
+		return withExitCode(2, fmt.Errorf("--output %q: give text or json", f.output))
+	}
+	if f.kueue != "" {
+		if err := execKueueRelease(cmd, f.kueue, f.install); err != nil {
+			return err
+		}
+	} else if pinned := scenarios.PinnedKueue(f.scenario); pinned != "" {
+		if err := execKueueRelease(cmd, pinned, f.install); err != nil {
+			return fmt.Errorf("%s: cluster.kueueVersion %s: %w (or change cluster.kueueVersion)", f.scenario, pinned, err)
+		}
+	}
+	tries, err := forecast.ParseTries(f.tries)
+	if err != nil {
+		return withExitCode(2, err)
+	}
+	opts := []forecast.Option{forecast.WithDuration(f.duration), forecast.WithHorizon(f.horizon),
+		forecast.WithRuns(f.runs), forecast.WithParallel(f.parallel), forecast.WithNamespace(f.namespace),
+		forecast.WithQueue(f.queue), forecast.WithTries(tries...)}
+	if cmd.Flags().Changed("seed") {
+		opts = append(opts, forecast.WithSeed(f.seed))
+	}
+	if f.report != "" {
+		if err := os.MkdirAll(f.report, 0o755); err != nil {
+			return fmt.Errorf("making report folder: %w", err)
+		}
+		opts = append(opts, forecast.WithWorkDir(f.report))
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding this sim: %w", err)
+	}
+	// Each run is a `sim run` process of its own: a process runs one Kueue.
+	replay := func(ctx context.Context, scenario string, seed int64, dir string) error {
+		args := []string{"run", scenario, "--seed", strconv.FormatInt(seed, 10), "--report", dir,
+			"--progress", "none", "--run-root", f.runRoot}
+		if f.install {
+			args = append(args, "--install-tools")
+		}
+		res, err := simrun.Run(ctx, self, filepath.Join(dir, "run.log"), args...)
+		switch {
+		case err != nil:
+			return err
+		case res.ExitCode == 1:
+			return nil // the scenario's own expectations failed: the run is whole
+		case res.ExitCode != 0:
+			return fmt.Errorf("sim run exited %d: see %s", res.ExitCode, res.Log)
+		}
+		return nil
+	}
+	fc, err := forecast.Run(ctx, forecast.Request{Job: job, Scenario: f.scenario, At: f.at}, replay, opts...)
+	var inputErr *forecast.InputError
+	switch {
+	case errors.As(err, &inputErr) || scenarios.IsInvalid(err) || harness.IsInvalid(err):
+		return withExitCode(2, err)
+	case err != nil:
+		return err
+	}
+	if f.report != "" {
+		fh, err := os.Create(filepath.Join(f.report, "forecast.json"))
+		if err != nil {
+			return err
+		}
+		defer fh.Close()
+		if err := forecast.WriteJSON(fh, fc); err != nil {
+			return fmt.Errorf("writing forecast.json: %w", err)
+		}
+	}
+	if f.output == "json" {
+		return forecast.WriteJSON(cmd.OutOrStdout(), fc)
+	}
+	return forecast.WriteText(cmd.OutOrStdout(), fc)
+}
