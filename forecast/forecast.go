@@ -2,14 +2,14 @@ package forecast
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/record"
@@ -242,46 +242,26 @@ func Run(ctx context.Context, req Request, replay ReplayFunc, opts ...Option) (*
 // replayAll replays every run, parallel at a time, and reads each one's
 // outcome; the first failure stops the rest.
 func replayAll(ctx context.Context, todo []run, replay ReplayFunc, parallel int) ([]Outcome, string, error) {
-	if parallel < 1 {
-		parallel = 1
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	outcomes := make([]Outcome, len(todo))
 	versions := make([]string, len(todo))
-	errs := make([]error, len(todo))
-	sem := make(chan struct{}, parallel)
-	var wg sync.WaitGroup
+	// The first failed run stops the others: a forecast needs every run.
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(parallel, 1))
 	for i, r := range todo {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				errs[i] = ctx.Err()
-				return
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-			defer func() { <-sem }()
-			if errs[i] = ctx.Err(); errs[i] != nil {
-				return
+			var err error
+			outcomes[i], versions[i], err = replayOne(ctx, r, replay)
+			if err != nil {
+				return fmt.Errorf("run %s (seed %d): %w", filepath.Base(r.dir), r.seed, err)
 			}
-			outcomes[i], versions[i], errs[i] = replayOne(ctx, r, replay)
-			if errs[i] != nil {
-				cancel()
-			}
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return nil, "", fmt.Errorf("run %s (seed %d): %w", filepath.Base(todo[i].dir), todo[i].seed, err)
-		}
-	}
-	for i, err := range errs {
-		if err != nil {
-			return nil, "", fmt.Errorf("run %s (seed %d): %w", filepath.Base(todo[i].dir), todo[i].seed, err)
-		}
+	if err := g.Wait(); err != nil {
+		return nil, "", err
 	}
 	return outcomes, versions[0], nil
 }

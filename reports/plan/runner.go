@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/kueue-sim/kueue-sim/reports"
 	"github.com/kueue-sim/kueue-sim/sim/simrun"
 )
@@ -69,22 +71,18 @@ func Run(ctx context.Context, scenarioPath string, varies []Vary, o Options) (*P
 	}
 	p.Outcomes = make([]Outcome, len(mine))
 	var (
-		wg   sync.WaitGroup
 		mu   sync.Mutex
-		sem  = make(chan struct{}, o.Parallel)
 		done int
 	)
+	// A failed run is an outcome, not an error: every run goes on.
+	var g errgroup.Group
+	g.SetLimit(o.Parallel)
 	for i, c := range mine {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				p.Outcomes[i] = Outcome{Combination: c, Dir: runDir(c), ExitCode: -1, Error: "not run: " + ctx.Err().Error()}
-				return
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				p.Outcomes[i] = Outcome{Combination: c, Dir: runDir(c), ExitCode: -1, Error: "not run: " + err.Error()}
+				return nil
 			}
-			defer func() { <-sem }()
 			mu.Lock()
 			fmt.Fprintf(o.Log, "start #%d: %s\n", c.Index, describe(c))
 			mu.Unlock()
@@ -94,9 +92,10 @@ func Run(ctx context.Context, scenarioPath string, varies []Vary, o Options) (*P
 			done++
 			fmt.Fprintf(o.Log, "done %d/%d: #%d %s in %s\n", done, len(mine), c.Index, verdict(out), time.Duration(out.WallSeconds*float64(time.Second)).Round(time.Second))
 			mu.Unlock()
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait() // every function returns nil
 	p.sortOutcomes()
 	p.pickBest()
 	if err := p.WriteFiles(o.Out); err != nil {
