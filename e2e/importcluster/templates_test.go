@@ -145,11 +145,11 @@ func TestImportedTemplatesKeepPodSets(t *testing.T) {
 			}
 
 			suite.RunSim(ctx, t, sim, "run", filepath.Join(imported, "scenario.yaml"), "--report", replay, "--progress", "none")
-			want, err := admissionsPerClusterQueue(filepath.Join(onKwok, "decisions.jsonl"), nil)
+			want, err := admittedPerClusterQueue(filepath.Join(onKwok, "decisions.jsonl"), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := admissionsPerClusterQueue(filepath.Join(replay, "decisions.jsonl"), nil)
+			got, err := admittedPerClusterQueue(filepath.Join(replay, "decisions.jsonl"), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +162,7 @@ func TestImportedTemplatesKeepPodSets(t *testing.T) {
 				t.Fatal("the KWOK run admitted nothing")
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("admissions per ClusterQueue differ, KWOK run (-) vs replay of its import (+):\n%s", diff)
+				t.Errorf("admitted workloads per ClusterQueue differ, KWOK run (-) vs replay of its import (+):\n%s", diff)
 			}
 			return ctx
 		}).Feature()
