@@ -104,6 +104,12 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	r.writeWhyMarkdown(&b)
+	if len(r.Changes) > 0 {
+		b.WriteString("\n**Changes** (quotas and capacity above read the queues as the run started)\n\n")
+		for _, c := range r.Changes {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(c))
+		}
+	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "\n> warning at %s\n", mdEscape(w))
 	}

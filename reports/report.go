@@ -50,15 +50,19 @@ type Report struct {
 	Evictions     []ReasonCount  `json:"evictions"`
 	Refusals      []Refusal      `json:"refusals"`
 	// Fairness is each cohort's balance in Kueue's weighted shares.
-	Fairness     []CohortFairness      `json:"fairness"`
-	Placement    []PoolPlacement       `json:"placement"`
-	Why          []Why                 `json:"why"`
-	Expectations []expect.Result       `json:"expectations"`
-	Warnings     []string              `json:"warnings,omitempty"`
-	series       *metrics.Timeline     // for the CSV files and charts; not in JSON
-	shares       []metrics.ShareSeries // Kueue's weighted shares, for shares.csv and the chart
-	waits        []metrics.Wait        // per workload, for waits.csv and the chart
-	run          *record.Run           // the source
+	Fairness     []CohortFairness `json:"fairness"`
+	Placement    []PoolPlacement  `json:"placement"`
+	Why          []Why            `json:"why"`
+	Expectations []expect.Result  `json:"expectations"`
+	Warnings     []string         `json:"warnings,omitempty"`
+	// Changes are the scenario's changes to cluster objects, each as
+	// "TIME: Reason Kind name (source)". Quotas and capacity above read
+	// the queues as the run started.
+	Changes []string              `json:"changes,omitempty"`
+	series  *metrics.Timeline     // for the CSV files and charts; not in JSON
+	shares  []metrics.ShareSeries // Kueue's weighted shares, for shares.csv and the chart
+	waits   []metrics.Wait        // per workload, for waits.csv and the chart
+	run     *record.Run           // the source
 }
 
 // Totals count workloads and decisions.
@@ -122,6 +126,9 @@ func Build(run *record.Run, results []expect.Result) *Report {
 	}
 	for _, w := range run.Warnings {
 		r.Warnings = append(r.Warnings, w.T.D().String()+": "+w.Message)
+	}
+	for _, c := range run.Changes {
+		r.Changes = append(r.Changes, c.T.D().String()+": "+c.Reason+" "+c.Message)
 	}
 	return r
 }

@@ -4,7 +4,8 @@
 // field path and the fix — the order Kueue's own configuration loader uses.
 //
 // A scenario may name other files: Kubernetes manifests of its queues
-// (queues.manifests, loaded by package manifests), a Kueue Configuration
+// and of its changes (queues.manifests, changes[].apply, loaded by package
+// manifests), a Kueue Configuration
 // (cluster.kueueConfig) and its streams' templates (workloads[].template,
 // the user's own workload objects, also given inline; template.go). Load
 // reads and checks them with the scenario, so

@@ -104,6 +104,9 @@ func TestInvalidLines(t *testing.T) {
 		{"template-strict-decode.yaml", "workloads[1].template.spec.template.spec.containers[0].resources.request", 41},
 		{"template-strict-decode.yaml", "spec.pytorchReplicaSpecs[Worker].replicas", 18},
 		{"template-missing.yaml", "workloads[2].template", 33},
+		{"changes-invalid.yaml", "changes[1]", 27},
+		{"changes-invalid.yaml", "changes[0].apply[1]", 26},
+		{"changes-invalid.yaml", "changes[2].delete[2].namespace", 32},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			_, err := LoadFile(filepath.Join("testdata/invalid", tc.file))

@@ -32,6 +32,8 @@ func worstCases() map[string]string {
 		"nesting at the depth limit": fill("description: [", strings.Repeat("[", MaxDepth-2)+"0"+strings.Repeat("]", MaxDepth-2)+",", "0]\n"),
 		"arrival times, all wrong":   times,
 		"long lines":                 "description: \"" + strings.Repeat("y", MaxFileSize-20) + "\"\n",
+		"changes applying one folder again and again": "apiVersion: kueue-sim/v1alpha1\nkind: Scenario\nchanges:\n" +
+			strings.Repeat("- {at: -1s, apply: [testdata/manifests/], delete: [{kind: Pod}]}\n", MaxListItems),
 	}
 }
 

@@ -110,10 +110,10 @@ func LoadFile(path string) (*Scenario, error) {
 }
 
 // Load decodes data strictly, applies defaults, reads the files the
-// scenario names (queues.manifests, cluster.kueueConfig, the streams'
-// template files, relative to file's
-// folder; the working directory when file is "<stdin>" or another name in
-// angle brackets) and validates the result. file names the input in errors;
+// scenario names (queues.manifests, cluster.kueueConfig, the changes'
+// apply files, the streams' template files, relative to file's folder; the
+// working directory when file is "<stdin>" or another name in angle
+// brackets) and validates the result. file names the input in errors;
 // name is the default scenario name. Input over MaxFileSize, nested deeper
 // than MaxDepth or whose aliases expand past MaxExpandedSize is refused
 // before it is decoded.

@@ -10,12 +10,14 @@ import (
 )
 
 // loadRefs reads the files the scenario names, relative to dir, into
-// s.Loaded: queues.manifests and cluster.kueueConfig.
+// s.Loaded: queues.manifests, the changes' apply files and
+// cluster.kueueConfig.
 func loadRefs(s *Scenario, dir string) []manifests.Problem {
 	var probs []manifests.Problem
 	if len(s.Queues.Manifests) > 0 {
 		s.Loaded.Manifests, probs = manifests.Load(dir, s.Queues.Manifests)
 	}
+	probs = append(probs, loadChanges(s, dir)...)
 	if s.Cluster.KueueConfig != "" {
 		if s.Cluster.Kueue != nil {
 			return append(probs, manifests.Problem{Item: -1, Field: "cluster.kueueConfig",
@@ -24,6 +26,40 @@ func loadRefs(s *Scenario, dir string) []manifests.Problem {
 		cfg, file, ps := manifests.LoadKueueConfig(dir, s.Cluster.KueueConfig)
 		s.Loaded.KueueConfig, s.Loaded.KueueConfigFile = cfg, file
 		probs = append(probs, ps...)
+	}
+	return probs
+}
+
+// loadChanges reads each change's apply files, as queues.manifests' are
+// read, into s.Loaded.Changes at the change's index; a problem with a
+// reference itself names changes[i].apply[j]. The files of all changes
+// together are bounded as one queues.manifests is (manifests.MaxFiles,
+// manifests.MaxObjects): changes applying one folder again and again would
+// otherwise read it without end.
+func loadChanges(s *Scenario, dir string) []manifests.Problem {
+	if len(s.Changes) == 0 {
+		return nil
+	}
+	s.Loaded.Changes = make([]*manifests.Set, len(s.Changes))
+	var probs []manifests.Problem
+	files, objects := 0, 0
+	for i, c := range s.Changes {
+		if len(c.Apply) == 0 {
+			continue
+		}
+		at := fmt.Sprintf("changes[%d].apply", i)
+		set, ps := manifests.LoadAt(dir, at, c.Apply)
+		s.Loaded.Changes[i] = set
+		probs = append(probs, ps...)
+		if len(set.Files) > manifests.MaxFiles || len(set.Objects) > manifests.MaxObjects {
+			return probs // LoadAt reported the limit
+		}
+		files, objects = files+len(set.Files), objects+len(set.Objects)
+		if files > manifests.MaxFiles || objects > manifests.MaxObjects {
+			return append(probs, manifests.Problem{Item: -1, Field: at, Msg: fmt.Sprintf(
+				"the changes up to this one apply %d files holding %d objects, over the limit of %d files and %d objects for all changes together: apply fewer files, or split the scenario",
+				files, objects, manifests.MaxFiles, manifests.MaxObjects)})
+		}
 	}
 	return probs
 }

@@ -9,9 +9,10 @@ import (
 )
 
 // AbsoluteRefs is the scenario data with the files it names
-// (queues.manifests, cluster.kueueConfig, the streams' templates) named by
-// absolute paths, relative to dir, so that a copy of it written elsewhere
-// (a sim plan combination, a sim forecast run) reads the same files.
+// (queues.manifests, cluster.kueueConfig, the changes' apply files, the
+// streams' templates) named by absolute paths, relative to dir, so that a
+// copy of it written elsewhere (a sim plan combination, a sim forecast
+// run) reads the same files.
 // Comments, anchors and the order of everything else are kept; a path
 // given through an alias is made absolute at its anchor.
 func AbsoluteRefs(data []byte, dir string) ([]byte, error) {
@@ -49,6 +50,15 @@ func EditYAML(data []byte, dir string, edit func(root *yaml.Node) error) ([]byte
 		}
 	}
 	abs(MappingValue(MappingValue(root, "cluster"), "kueueConfig"))
+	if cs := MappingValue(root, "changes"); cs != nil && cs.Kind == yaml.SequenceNode {
+		for _, c := range cs.Content {
+			if a := MappingValue(c, "apply"); a != nil && a.Kind == yaml.SequenceNode {
+				for _, n := range a.Content {
+					abs(n)
+				}
+			}
+		}
+	}
 	if ws := MappingValue(root, "workloads"); ws != nil && ws.Kind == yaml.SequenceNode {
 		for _, w := range ws.Content {
 			abs(MappingValue(w, "template"))

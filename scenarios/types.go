@@ -38,6 +38,10 @@ type Scenario struct {
 	Teams        []Team        `json:"teams,omitempty"`
 	Workloads    []Stream      `json:"workloads,omitempty"`
 	Expectations []Expectation `json:"expectations,omitempty"`
+	// Changes change the cluster's objects at simulated times: a quota
+	// raised, a ClusterQueue stopped, a LocalQueue deleted while workloads
+	// wait in it (changes.go).
+	Changes []Change `json:"changes,omitempty"`
 
 	// Loaded is what the loader read from the files the scenario names
 	// (queues.manifests, cluster.kueueConfig); not part of the format.
@@ -54,6 +58,9 @@ type Loaded struct {
 	KueueConfig map[string]any
 	// KueueConfigFile is the path of cluster.kueueConfig.
 	KueueConfigFile string
+	// Changes are the objects of each change's apply files, by the
+	// change's index; nil for a change without apply.
+	Changes []*manifests.Set
 	// ManagementStateSet tells whether cluster.openshiftAI.managementState
 	// was written (before defaults).
 	ManagementStateSet bool

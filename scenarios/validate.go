@@ -55,6 +55,7 @@ func validate(s *Scenario) (field.ErrorList, []Problem) {
 	errs = append(errs, v.streamList(field.NewPath("workloads"))...)
 	errs = append(errs, v.streamPlacement(field.NewPath("workloads"))...)
 	errs = append(errs, v.expectations(field.NewPath("expectations"))...)
+	errs = append(errs, v.changes(field.NewPath("changes"))...)
 	return errs, v.mprobs
 }
 

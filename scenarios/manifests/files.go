@@ -24,12 +24,11 @@ const (
 // manifestExts are the extensions of the files a folder reference loads.
 var manifestExts = map[string]bool{".yaml": true, ".yml": true, ".json": true}
 
-// resolve turns reference i (a file, a folder or a glob, relative to
-// baseDir) into the files it names, in order: a folder gives its manifest
-// files, recursively, in lexical order. A reference naming nothing is a
-// problem.
-func resolve(baseDir string, i int, ref string) ([]string, []Problem) {
-	field := fmt.Sprintf("queues.manifests[%d]", i)
+// resolve turns the reference at field (a file, a folder or a glob,
+// relative to baseDir) into the files it names, in order: a folder gives
+// its manifest files, recursively, in lexical order. A reference naming
+// nothing is a problem.
+func resolve(baseDir, field, ref string) ([]string, []Problem) {
 	problem := func(msg string) []Problem { return []Problem{{Item: -1, Field: field, Msg: msg}} }
 	if strings.TrimSpace(ref) == "" {
 		return nil, problem("empty: give a file, a folder or a glob of manifests, relative to the scenario")

@@ -223,3 +223,16 @@ func TestKueueConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadAtNamesItsField checks that a reference's problem names the
+// field LoadAt is given, as Load's names queues.manifests.
+func TestLoadAtNamesItsField(t *testing.T) {
+	set, probs := LoadAt("testdata", "changes[1].apply", []string{"v1beta2.yaml", "*.nope"})
+	if diff := cmp.Diff([]string{"testdata/v1beta2.yaml"}, set.Files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	want := []string{`: changes[1].apply[1]: the glob "*.nope" matches no file (looked for testdata/*.nope): check the path, which is relative to the scenario's folder`}
+	if diff := cmp.Diff(want, strs(probs)); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}

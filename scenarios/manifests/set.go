@@ -24,13 +24,20 @@ type Set struct {
 // Load reads the manifests refs name, each a file, a folder (its .yaml,
 // .yml and .json files, recursively, in lexical order) or a glob, relative
 // to baseDir, and decodes them all. It returns every problem; the set holds
-// the objects that decoded. A file named twice is read once.
+// the objects that decoded. A file named twice is read once. A problem
+// with a reference itself names queues.manifests[i].
 func Load(baseDir string, refs []string) (*Set, []Problem) {
+	return LoadAt(baseDir, "queues.manifests", refs)
+}
+
+// LoadAt is Load of references the scenario gives at field (e.g.
+// changes[2].apply): a problem with a reference itself names field[i].
+func LoadAt(baseDir, field string, refs []string) (*Set, []Problem) {
 	set := &Set{}
 	var probs []Problem
 	seen := map[string]bool{}
 	for i, ref := range refs {
-		files, ps := resolve(baseDir, i, ref)
+		files, ps := resolve(baseDir, fmt.Sprintf("%s[%d]", field, i), ref)
 		probs = append(probs, ps...)
 		for _, f := range files {
 			if seen[f] {
@@ -41,7 +48,7 @@ func Load(baseDir string, refs []string) (*Set, []Problem) {
 		}
 	}
 	if len(set.Files) > MaxFiles {
-		return set, append(probs, Problem{Item: -1, Field: "queues.manifests", Msg: fmt.Sprintf("the references name %d files, over the limit of %d", len(set.Files), MaxFiles)})
+		return set, append(probs, Problem{Item: -1, Field: field, Msg: fmt.Sprintf("the references name %d files, over the limit of %d", len(set.Files), MaxFiles)})
 	}
 	for _, f := range set.Files {
 		data, err := readFile(f)

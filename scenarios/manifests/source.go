@@ -77,8 +77,8 @@ func (o Object) Problem(path, msg string) Problem {
 }
 
 // Problem is one problem with a manifest. File is "" for a problem with a
-// reference itself (Field names queues.manifests[i]): the scenario file
-// has it.
+// reference itself (Field names queues.manifests[i], or the field LoadAt
+// was given): the scenario file has it.
 type Problem struct {
 	File  string
 	Line  int // 0 when unknown

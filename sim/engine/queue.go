@@ -14,6 +14,7 @@ const (
 	actDelete                // delete a long-running workload
 	actRequeue               // retry Kueue's inadmissible workloads (requeue.go)
 	actWake                  // a time Kueue's Workload or LocalQueue reconciler waits for (wake.go)
+	actChange                // apply and delete the cluster objects of a scenario change (changes.go)
 )
 
 type item struct {
@@ -24,6 +25,7 @@ type item struct {
 	position   int // an arrival's place among the arrivals of its instant
 	st         *wlState
 	generation int // a finish is stale if the workload restarted since
+	change     int // a change's index in the scenario's changes
 }
 
 // timeline is a priority queue of actions by (time, insertion order),

@@ -189,7 +189,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		return res, err
 	}
 	if r.seen != nil {
-		if err := r.seen.Watch(ctx, r.t.Cache, settle.ResourceOf(r.t.Client), append(settle.SeenObjects(), r.streamObjects(arrivals)...)); err != nil {
+		if err := r.seen.Watch(ctx, r.t.Cache, settle.ResourceOf(r.t.Client), append(append(settle.SeenObjects(), r.streamObjects(arrivals)...), r.changeObjects()...)); err != nil {
 			return res, err
 		}
 		// The first call starts the control plane's watch of etcd: from
@@ -231,6 +231,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 		r.queue.push(&item{at: arrivals[i].At, act: actArrive, arrival: &arrivals[i], position: position})
 		position++
 	}
+	r.planChanges()
 	r.counts.End = r.planEnd(arrivals)
 	counts, err := r.counted.take()
 	if err != nil {
@@ -313,7 +314,12 @@ func (r *Runner) step(ctx context.Context, t time.Duration) error {
 		}
 	}
 	r.requeue(ctx, items)
-	arrived, err := r.applyAll(ctx, items)
+	changed, err := r.applyChanges(ctx, items)
+	extra = append(extra, changed...)
+	var arrived []*wlState
+	if err == nil {
+		arrived, err = r.applyAll(ctx, items)
+	}
 	if err == nil && r.t.Gate != nil {
 		// Everything of this instant reaches Kueue's queues before Kueue
 		// schedules any of it, as if it all happened at once.

@@ -48,6 +48,10 @@ const (
 	// since the last settled instant (ClusterQueue and Counts set). An
 	// observation, never a decision.
 	TypePendingCounts = "PendingCounts"
+	// Changed: a scenario change applied (Reason Created or Replaced) or
+	// deleted (Reason Deleted) a cluster object; Message names it and its
+	// source.
+	TypeChanged = "Changed"
 	// Warning: something the engine noticed, e.g. a step that did not settle.
 	TypeWarning = "Warning"
 	// End closes the log.

@@ -32,6 +32,9 @@ type Run struct {
 	End       time.Duration
 	Workloads []*Workload
 	Warnings  []Event
+	// Changes are the scenario's changes to cluster objects (TypeChanged
+	// events), in log order.
+	Changes []Event
 }
 
 // Workload is one submitted workload's timeline.
@@ -123,6 +126,8 @@ func Build(events []Event) *Run {
 			}
 		case TypeWarning:
 			r.Warnings = append(r.Warnings, e)
+		case TypeChanged:
+			r.Changes = append(r.Changes, e)
 		}
 	}
 	sort.SliceStable(r.Workloads, func(i, j int) bool { return r.Workloads[i].Name < r.Workloads[j].Name })

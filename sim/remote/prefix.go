@@ -6,13 +6,14 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
+	"github.com/kueue-sim/kueue-sim/scenarios/manifests"
 )
 
 // RunLabel carries the run id on everything a run creates.
 const RunLabel = "kueue-sim.io/run"
 
 // Prefixed returns a copy of s whose team and hardware-profile namespaces,
-// and the namespaces of its manifests, start with prefix and whose team
+// and the namespaces of its manifests and changes, start with prefix and whose team
 // namespaces (and the manifests' Namespaces) carry RunLabel=runID. s is not
 // changed; the copy shares the rest of s.
 func Prefixed(s *scenarios.Scenario, prefix, runID string) (*scenarios.Scenario, error) {
@@ -40,6 +41,30 @@ func Prefixed(s *scenarios.Scenario, prefix, runID string) (*scenarios.Scenario,
 			return nil, fmt.Errorf("prefixing Namespace %s of %s with %q: %s", o.Obj.Name, o.Source, prefix, msg)
 		}
 	}
-	out.Loaded.Manifests = s.Loaded.Manifests.WithNamespacePrefix(prefix, map[string]string{RunLabel: runID})
+	labels := map[string]string{RunLabel: runID}
+	out.Loaded.Manifests = s.Loaded.Manifests.WithNamespacePrefix(prefix, labels)
+	// A change's objects and deletions name the scenario's namespaces too.
+	if s.Loaded.Changes != nil {
+		out.Loaded.Changes = make([]*manifests.Set, len(s.Loaded.Changes))
+		for i, set := range s.Loaded.Changes {
+			out.Loaded.Changes[i] = set.WithNamespacePrefix(prefix, labels)
+		}
+	}
+	if s.Changes != nil {
+		out.Changes = make([]scenarios.Change, len(s.Changes))
+		for i, c := range s.Changes {
+			if c.Delete != nil {
+				del := make([]scenarios.ObjectRef, len(c.Delete))
+				for j, d := range c.Delete {
+					if d.Namespace != "" {
+						d.Namespace = prefix + d.Namespace
+					}
+					del[j] = d
+				}
+				c.Delete = del
+			}
+			out.Changes[i] = c
+		}
+	}
 	return &out, nil
 }
