@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kueue-sim/kueue-sim/forecast"
+	"github.com/kueue-sim/kueue-sim/importer/kube"
 	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/harness"
 	"github.com/kueue-sim/kueue-sim/sim/procs"
@@ -36,12 +37,16 @@ type forecastFlags struct {
 	kueue     string
 	install   bool
 	runRoot   string
+
+	kubeconfig, context string
+	since               time.Duration
+	defaultDuration     time.Duration
 }
 
 func newForecastCmd() *cobra.Command {
 	f := &forecastFlags{}
 	cmd := &cobra.Command{
-		Use:   "forecast JOB.yaml --scenario SCENARIO",
+		Use:   "forecast JOB.yaml (--scenario SCENARIO | --kubeconfig PATH)",
 		Short: "Say when and where Kueue admits a job submitted into a scenario, and what a smaller request changes",
 		Long: `sim forecast submits the job in JOB.yaml (a Job, PyTorchJob, RayJob,
 RayCluster, Notebook, InferenceService or raw Workload, as a templated stream
@@ -49,6 +54,15 @@ takes it) into a scenario at simulated time --at, replays the scenario with
 it on the real Kueue, and says whether Kueue admits it at once, how long it
 waits (p50 and p90 over the runs), on which ClusterQueue and flavors, which
 workloads' ends let it in, and whom Kueue preempts for it.
+
+With --kubeconfig (or --context) instead of --scenario, kueue-sim reads
+the cluster now, with list calls only, as sim import cluster does: its
+queues, nodes and the Workloads of the last --since. The job is submitted
+at the cluster's present (--at defaults to it). Workloads running now run on
+for what alike workloads that ran longer had left (the median of their
+remaining times), or for --default-duration without such history; pending
+ones wait in their queues and run for their stream's median. With --report
+DIR, DIR/cluster holds the imported scenario.
 
 The scenario's own streams replay as written, before and after --at. A
 scenario that draws at random (Poisson arrivals, exponential or lognormal
@@ -84,15 +98,29 @@ Exit codes: 0 a forecast was made (whatever it says), 1 a run failed,
 	fl.StringVar(&f.kueue, "kueue", "", "the Kueue release to forecast on (default: the scenario's cluster.kueueVersion, else the one built into this sim)")
 	fl.BoolVar(&f.install, "install-tools", false, installToolsUsage)
 	fl.StringVar(&f.runRoot, "run-root", procs.DefaultRunRoot(), "folder for the control planes' files; removed at the end")
+	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "forecast on the cluster of this kubeconfig, read now (list calls only), instead of --scenario")
+	fl.StringVar(&f.context, "context", "", "the kubeconfig context to read (default: its current one)")
+	fl.DurationVar(&f.since, "since", kube.DefaultSince, "with --kubeconfig: how far back the cluster's Workloads make its history")
+	fl.DurationVar(&f.defaultDuration, "default-duration", kube.DefaultDuration, "with --kubeconfig: how much longer a running workload runs when no alike workload ran longer")
 	return cmd
 }
 
 func runForecast(cmd *cobra.Command, f *forecastFlags, job string) error {
+	live := f.kubeconfig != "" || f.context != ""
 	switch {
-	case f.scenario == "":
-		return withExitCode(2, errors.New("--scenario: give the scenario to submit the job into"))
+	case live && f.scenario != "":
+		return withExitCode(2, errors.New("--scenario and --kubeconfig: give one, the scenario or the cluster to forecast on"))
+	case !live && f.scenario == "":
+		return withExitCode(2, errors.New("--scenario: give the scenario to submit the job into, or --kubeconfig for a cluster"))
 	case f.output != "text" && f.output != "json":
 		return withExitCode(2, fmt.Errorf("--output %q: give text or json", f.output))
+	}
+	if live {
+		cleanup, err := importForForecast(cmd, f)
+		defer cleanup()
+		if err != nil {
+			return err
+		}
 	}
 	if f.kueue != "" {
 		if err := execKueueRelease(cmd, f.kueue, f.install); err != nil {

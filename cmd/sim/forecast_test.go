@@ -100,6 +100,7 @@ func TestForecastRefusesBadInput(t *testing.T) {
 		{"no such queue", []string{noQueue}, []string{"noqueue.yaml:7", "metadata.labels[kueue.x-k8s.io/queue-name]", "cpu", "gpu"}},
 		{"resource no flavor offers", []string{fpga}, []string{"fpga.yaml:18", "requests[example.com/fpga]", "ClusterQueue research has no quota"}},
 		{"no horizon", []string{"testdata/forecast/job.yaml", "--horizon", "0s"}, []string{"--horizon"}},
+		{"a scenario and a cluster", []string{"testdata/forecast/job.yaml", "--kubeconfig", "kubeconfig.yaml"}, []string{"--scenario and --kubeconfig"}},
 		{"try of a resource nobody asks for", []string{"testdata/forecast/job.yaml", "--try", "example.com/fpga=1"}, []string{"example.com/fpga"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

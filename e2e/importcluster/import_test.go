@@ -4,6 +4,7 @@ package importcluster
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"sigs.k8s.io/e2e-framework/pkg/features"
 
 	"github.com/kueue-sim/kueue-sim/e2e/suite"
+	"github.com/kueue-sim/kueue-sim/forecast"
 	"github.com/kueue-sim/kueue-sim/sim/record"
 )
 
@@ -83,6 +85,33 @@ func TestImportedClusterReplaysAlike(t *testing.T) {
 				}
 			} else {
 				t.Logf("admitted workloads per ClusterQueue agree: %v", want)
+			}
+			return ctx
+		}).
+		Assess("sim forecast reads the same cluster and forecasts a job on it", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+			sim, err := suite.SimBinary(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			out := suite.RunSim(ctx, t, sim, "forecast", filepath.Join("testdata", "forecast", "job.yaml"),
+				"--kubeconfig", cfg.KubeconfigFile(), "--since", "87600h", "--runs", "1", "-o", "json", "--report", dir)
+			var fc forecast.Forecast
+			if err := json.NewDecoder(strings.NewReader(out[max(strings.Index(out, "{"), 0):])).Decode(&fc); err != nil {
+				t.Fatalf("reading the forecast: %v\n%s", err, out)
+			}
+			if len(fc.Alternatives) == 0 {
+				t.Fatalf("no forecast:\n%s", out)
+			}
+			// The kept run stamped its Workloads' conditions in simulated
+			// time but their creation in wall time, so the import replays
+			// hours of runs from arrivals a minute apart, and the job may
+			// wait for some of them: it is admitted, by training.
+			if s := fc.Alternatives[0].Summary; s.Admitted != 1 || s.ClusterQueue != "training" {
+				t.Errorf("forecast %+v, want the job admitted by ClusterQueue training:\n%s", s, out)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "cluster", "scenario.yaml")); err != nil {
+				t.Errorf("the imported cluster is not in the report: %v", err)
 			}
 			return ctx
 		}).Feature()

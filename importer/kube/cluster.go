@@ -58,6 +58,13 @@ type ClusterOptions struct {
 	// Redact drops the containers' env, envFrom, command and args from
 	// the owners' manifests the import writes as templates.
 	Redact bool
+	// Remaining makes the workloads running at Now run on for the time
+	// alike workloads that ran longer had left (the median), or for
+	// RemainingDefault (default DefaultDuration) without such history,
+	// rather than for ever: the replay then goes on past Now, as a
+	// forecast needs.
+	Remaining        bool
+	RemainingDefault time.Duration
 }
 
 // kueueKinds are the Kueue objects an import lists, with their resources.
@@ -158,6 +165,7 @@ func (r *clusterReader) read(ctx context.Context, o ClusterOptions) error {
 		return err
 	}
 	imp.Redacted = o.Redact
+	imp.Remaining, imp.remainingDefault = o.Remaining, o.RemainingDefault
 	imp.useOwners(recs, own, o.Redact)
 	w := windowOf(recs, &cutoff, o.Now)
 	if len(recs) == 0 {

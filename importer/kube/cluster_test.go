@@ -282,6 +282,60 @@ func TestFromClusterSince(t *testing.T) {
 	}
 }
 
+// With Remaining, a workload running at Now runs on for what alike
+// finished runs that ran longer had left, or for the default without
+// them; the import says where Now falls in simulated time.
+func TestFromClusterRemaining(t *testing.T) {
+	imp, err := FromCluster(context.Background(), fakeCluster(t), ClusterOptions{Now: now, Since: time.Hour, Remaining: true, RemainingDefault: 3 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, st := range imp.Scenario.Workloads {
+		var d []string
+		for i, a := range st.Arrival.At {
+			d = append(d, a.Duration.String()+"+"+st.Durations[i].Duration.String())
+		}
+		got[st.Name] = strings.Join(d, ",")
+	}
+	want := map[string]string{
+		// Both run since before the window's 02:00 start, and no
+		// finished run (the RayCluster's 15 minutes) ran longer: the
+		// replay runs them the hour to Now (03:00), then the default.
+		"analytics-default-notebook-running-1": "0s+4h0m0s",
+		"analytics-default-raycluster-1":       "0s+15m0s",
+		"research-train-job-1":                 "0s+15m0s",
+		"research-train-pytorch-running-1":     "0s+4h0m0s",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("streams (-want +got):\n%s", diff)
+	}
+	if imp.At != time.Hour || imp.NoHistory != 2 {
+		t.Errorf("At %s, NoHistory %d; want 1h0m0s (03:00 in a window from 02:00) and 2", imp.At, imp.NoHistory)
+	}
+	if !strings.Contains(strings.Join(imp.Notes, "\n"), "2 workloads running without a longer finished run of its stream to go by: each runs on for 3h0m0s") {
+		t.Errorf("notes:\n%s", strings.Join(imp.Notes, "\n"))
+	}
+}
+
+func TestRemainingConditionsOnTheTimeRun(t *testing.T) {
+	runs := []time.Duration{10 * time.Minute, time.Hour, 2 * time.Hour, 3 * time.Hour}
+	for _, c := range []struct {
+		elapsed, want time.Duration
+		ok            bool
+	}{
+		{0, 90 * time.Minute, true},                 // median of all four
+		{30 * time.Minute, 90 * time.Minute, true},  // 30m, 1h30m, 2h30m left
+		{150 * time.Minute, 30 * time.Minute, true}, // only the 3h run is longer
+		{3 * time.Hour, 0, false},                   // none is longer
+	} {
+		got, ok := remaining(runs, c.elapsed)
+		if got != c.want || ok != c.ok {
+			t.Errorf("remaining after %s = %s, %v; want %s, %v", c.elapsed, got, ok, c.want, c.ok)
+		}
+	}
+}
+
 // Whatever lists are forbidden, the import writes a scenario that loads
 // (Write verifies it), marked incomplete and inferred.
 func TestFromClusterForbiddenLoads(t *testing.T) {

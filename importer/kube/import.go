@@ -91,6 +91,14 @@ type Import struct {
 	// Workloads counts the replayed workloads, NeverRan those given a
 	// median duration because they never ran.
 	Workloads, NeverRan int
+	// At is the import's instant in the scenario's simulated time: where
+	// the cluster's present falls in the replay.
+	At time.Duration
+	// Remaining says running workloads run on for a remaining time
+	// (ClusterOptions.Remaining); NoHistory counts those whose stream had
+	// no finished workload that ran longer, given RemainingDefault.
+	Remaining bool
+	NoHistory int
 
 	// Templates are the owners' manifests the streams name, one file each
 	// (templates/); Owners says how many Workloads replay their owner's
@@ -101,6 +109,8 @@ type Import struct {
 	Templates []*ownerTemplate
 	Owners    *OwnerSummary
 	Redacted  bool
+
+	remainingDefault time.Duration
 }
 
 // OwnersLine says how many Workloads replay their owner's manifest and
@@ -240,8 +250,14 @@ func windowOf(recs []record, cutoff *time.Time, now time.Time) window {
 func (imp *Import) addStreams(recs []record, w window) {
 	folded, notes := foldOwners(recs)
 	imp.Notes = append(imp.Notes, notes...)
-	streams, neverRan := streamsOf(folded, w)
+	rem := remainingOptions{on: imp.Remaining, fallback: imp.remainingDefault}
+	streams, neverRan, noHistory := streamsOf(folded, w, rem)
 	imp.Scenario.Workloads = streams
+	imp.At = nonNegative(w.Now.Sub(w.Origin))
+	imp.NoHistory = noHistory
+	if imp.Remaining && noHistory > 0 {
+		imp.Notes = append(imp.Notes, fmt.Sprintf("%s running without a longer finished run of its stream to go by: each runs on for %s", plural(noHistory, "workload"), rem.fallbackOrDefault()))
+	}
 	imp.Workloads = len(recs)
 	imp.NeverRan = neverRan
 	if neverRan > 0 {

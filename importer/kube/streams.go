@@ -49,11 +49,22 @@ type arrival struct {
 // streamsOf groups the records (already filtered to the window) into
 // streams, sorted, with stable names, arrivals in arrival order. It
 // returns the number of workloads given a median duration (never ran).
-func streamsOf(recs []record, w window) ([]scenarios.Stream, int) {
+//
+// With rem.on, a workload running at the window's Now runs on for a
+// remaining time (remaining) rather than for ever.
+func streamsOf(recs []record, w window, rem remainingOptions) ([]scenarios.Stream, int, int) {
 	groups := map[streamKey][]arrival{}
 	shapes := map[streamKey]record{}
 	var pending []streamKey
 	var pendingRecs []record
+	type runningAt struct {
+		key   streamKey
+		index int // in groups[key]
+		// elapsed is how long it has run at w.Now; inWindow the part of
+		// that after w.Origin, which the replay runs before Now.
+		elapsed, inWindow time.Duration
+	}
+	var running []runningAt
 	finished := map[streamKey][]time.Duration{}
 	var allFinished []time.Duration
 	for _, r := range recs {
@@ -67,6 +78,12 @@ func streamsOf(recs []record, w window) ([]scenarios.Stream, int) {
 			allFinished = append(allFinished, d)
 			groups[k] = append(groups[k], arrival{at: at, duration: d, name: r.Name})
 		case r.Admitted != nil:
+			from := *r.Admitted
+			if from.Before(w.Origin) {
+				from = w.Origin
+			}
+			running = append(running, runningAt{key: k, index: len(groups[k]),
+				elapsed: nonNegative(w.Now.Sub(*r.Admitted)), inWindow: nonNegative(w.Now.Sub(from))})
 			groups[k] = append(groups[k], arrival{at: at, name: r.Name})
 		default:
 			pending = append(pending, k)
@@ -83,6 +100,22 @@ func streamsOf(recs []record, w window) ([]scenarios.Stream, int) {
 		}
 		r := pendingRecs[i]
 		groups[k] = append(groups[k], arrival{at: nonNegative(r.Created.Sub(w.Origin)), duration: d, name: r.Name})
+	}
+	noHistory := 0
+	if rem.on {
+		for _, ra := range running {
+			done := ra.key
+			done.running = false
+			left, ok := remaining(finished[done], ra.elapsed)
+			if !ok {
+				left, ok = remaining(allFinished, ra.elapsed)
+			}
+			if !ok {
+				left = rem.fallbackOrDefault()
+				noHistory++
+			}
+			groups[ra.key][ra.index].duration = ra.inWindow + left
+		}
 	}
 	keys := make([]streamKey, 0, len(groups))
 	for k := range groups {
@@ -121,13 +154,13 @@ func streamsOf(recs []record, w window) ([]scenarios.Stream, int) {
 		}
 		for _, a := range arr {
 			st.Arrival.At = append(st.Arrival.At, metav1.Duration{Duration: a.at})
-			if !k.running {
+			if !k.running || rem.on {
 				st.Durations = append(st.Durations, metav1.Duration{Duration: a.duration})
 			}
 		}
 		streams = append(streams, st)
 	}
-	return streams, len(pending)
+	return streams, len(pending), noHistory
 }
 
 func keyOf(r record) streamKey {
