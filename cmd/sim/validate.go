@@ -101,6 +101,9 @@ func summary(s *scenarios.Scenario) string {
 	if set := s.Loaded.Manifests; set != nil {
 		parts = append(parts, fmt.Sprintf("%s from %s", plural(len(set.Objects), "manifest object"), plural(len(set.Files), "file")))
 	}
+	if len(s.Changes) > 0 {
+		parts = append(parts, plural(len(s.Changes), "change"))
+	}
 	return strings.Join(parts, ", ")
 }
 
