@@ -256,18 +256,7 @@ func TestFromClusterSince(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]string{}
-	for _, st := range imp.Scenario.Workloads {
-		var d []string
-		for i, a := range st.Arrival.At {
-			s := a.Duration.String()
-			if len(st.Durations) > 0 {
-				s += "+" + st.Durations[i].Duration.String()
-			}
-			d = append(d, s)
-		}
-		got[st.Name] = strings.Join(d, ",")
-	}
+	got := streamSpans(imp)
 	want := map[string]string{
 		"analytics-default-notebook-running-1": "0s",
 		"analytics-default-raycluster-1":       "0s+15m0s", // 00:15 to 02:15, window from 02:00
@@ -290,14 +279,7 @@ func TestFromClusterRemaining(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]string{}
-	for _, st := range imp.Scenario.Workloads {
-		var d []string
-		for i, a := range st.Arrival.At {
-			d = append(d, a.Duration.String()+"+"+st.Durations[i].Duration.String())
-		}
-		got[st.Name] = strings.Join(d, ",")
-	}
+	got := streamSpans(imp)
 	want := map[string]string{
 		// Both run since before the window's 02:00 start, and no
 		// finished run (the RayCluster's 15 minutes) ran longer: the
@@ -316,6 +298,24 @@ func TestFromClusterRemaining(t *testing.T) {
 	if !strings.Contains(strings.Join(imp.Notes, "\n"), "2 workloads running without a longer finished run of its stream to go by: each runs on for 3h0m0s") {
 		t.Errorf("notes:\n%s", strings.Join(imp.Notes, "\n"))
 	}
+}
+
+// streamSpans gives each stream's arrivals as "AT+DURATION" (or "AT" for
+// a workload without a duration), comma-separated, by stream name.
+func streamSpans(imp *Import) map[string]string {
+	got := map[string]string{}
+	for _, st := range imp.Scenario.Workloads {
+		var d []string
+		for i, a := range st.Arrival.At {
+			s := a.Duration.String()
+			if len(st.Durations) > 0 {
+				s += "+" + st.Durations[i].Duration.String()
+			}
+			d = append(d, s)
+		}
+		got[st.Name] = strings.Join(d, ",")
+	}
+	return got
 }
 
 func TestRemainingConditionsOnTheTimeRun(t *testing.T) {
