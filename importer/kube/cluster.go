@@ -165,13 +165,12 @@ func (r *clusterReader) read(ctx context.Context, o ClusterOptions) error {
 		return err
 	}
 	imp.Redacted = o.Redact
-	imp.Remaining, imp.remainingDefault = o.Remaining, o.RemainingDefault
 	imp.useOwners(recs, own, o.Redact)
 	w := windowOf(recs, &cutoff, o.Now)
 	if len(recs) == 0 {
 		w.Origin = cutoff
 	}
-	imp.addStreams(recs, w)
+	imp.addStreams(recs, w, remainingOptions{on: o.Remaining, fallback: o.RemainingDefault})
 
 	nodesOK, err := r.nodes(ctx, recs, w)
 	if err != nil {

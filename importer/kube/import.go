@@ -94,10 +94,8 @@ type Import struct {
 	// At is the import's instant in the scenario's simulated time: where
 	// the cluster's present falls in the replay.
 	At time.Duration
-	// Remaining says running workloads run on for a remaining time
-	// (ClusterOptions.Remaining); NoHistory counts those whose stream had
-	// no finished workload that ran longer, given RemainingDefault.
-	Remaining bool
+	// NoHistory counts the running workloads given
+	// ClusterOptions.RemainingDefault: no finished workload ran longer.
 	NoHistory int
 
 	// Templates are the owners' manifests the streams name, one file each
@@ -109,8 +107,6 @@ type Import struct {
 	Templates []*ownerTemplate
 	Owners    *OwnerSummary
 	Redacted  bool
-
-	remainingDefault time.Duration
 }
 
 // OwnersLine says how many Workloads replay their owner's manifest and
@@ -247,15 +243,14 @@ func windowOf(recs []record, cutoff *time.Time, now time.Time) window {
 
 // addStreams makes the records streams and teams (one per namespace, named
 // after it, unless teamOf names another).
-func (imp *Import) addStreams(recs []record, w window) {
+func (imp *Import) addStreams(recs []record, w window, rem remainingOptions) {
 	folded, notes := foldOwners(recs)
 	imp.Notes = append(imp.Notes, notes...)
-	rem := remainingOptions{on: imp.Remaining, fallback: imp.remainingDefault}
 	streams, neverRan, noHistory := streamsOf(folded, w, rem)
 	imp.Scenario.Workloads = streams
 	imp.At = nonNegative(w.Now.Sub(w.Origin))
 	imp.NoHistory = noHistory
-	if imp.Remaining && noHistory > 0 {
+	if noHistory > 0 {
 		imp.Notes = append(imp.Notes, fmt.Sprintf("%s running without a longer finished run of its stream to go by: each runs on for %s", plural(noHistory, "workload"), rem.fallbackOrDefault()))
 	}
 	imp.Workloads = len(recs)

@@ -70,7 +70,7 @@ func FromWorkloadFiles(files []string, o WorkloadsOptions) (*Import, error) {
 		imp.useOwners(recs, own, o.Redact)
 	}
 	w := windowOf(recs, nil, time.Time{})
-	imp.addStreams(recs, w)
+	imp.addStreams(recs, w, remainingOptions{}) // a history: what runs at its end runs on
 	namespaces := map[string]bool{}
 	for _, r := range recs {
 		namespaces[r.Namespace] = true
