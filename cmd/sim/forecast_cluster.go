@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/kueue-sim/kueue-sim/importer/kube"
 )
@@ -25,17 +24,9 @@ func importForForecast(cmd *cobra.Command, f *forecastFlags) (cleanup func(), er
 	if f.defaultDuration <= 0 {
 		return cleanup, withExitCode(2, fmt.Errorf("--default-duration %s: give a positive duration, e.g. 1h", f.defaultDuration))
 	}
-	cfg, source, err := importKubeconfig(f.kubeconfig, f.context)
-	if err != nil {
-		return cleanup, withExitCode(2, err)
-	}
-	s, err := kube.Scheme()
+	c, source, err := importReader(f.kubeconfig, f.context)
 	if err != nil {
 		return cleanup, err
-	}
-	c, err := client.New(cfg, client.Options{Scheme: s})
-	if err != nil {
-		return cleanup, fmt.Errorf("connecting to %s: %w", source, err)
 	}
 	dir := filepath.Join(f.report, "cluster")
 	if f.report == "" {

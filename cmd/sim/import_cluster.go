@@ -88,17 +88,9 @@ func runImportCluster(cmd *cobra.Command, f *importClusterFlags) error {
 	if f.since <= 0 {
 		return withExitCode(2, fmt.Errorf("--since %s: give a positive duration, e.g. 168h", f.since))
 	}
-	cfg, source, err := importKubeconfig(f.kubeconfig, f.context)
-	if err != nil {
-		return withExitCode(2, err)
-	}
-	s, err := kube.Scheme()
+	c, source, err := importReader(f.kubeconfig, f.context)
 	if err != nil {
 		return err
-	}
-	c, err := client.New(cfg, client.Options{Scheme: s})
-	if err != nil {
-		return fmt.Errorf("connecting to %s: %w", source, err)
 	}
 	ctx := cmd.Context()
 	if ctx == nil {
@@ -116,6 +108,25 @@ func runImportCluster(cmd *cobra.Command, f *importClusterFlags) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
 	}
 	return nil
+}
+
+// importReader is a client of the cluster of path and context with the
+// import's scheme, and the cluster's name; a kubeconfig that does not load
+// exits 2.
+func importReader(path, context string) (client.Client, string, error) {
+	cfg, source, err := importKubeconfig(path, context)
+	if err != nil {
+		return nil, "", withExitCode(2, err)
+	}
+	s, err := kube.Scheme()
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := client.New(cfg, client.Options{Scheme: s})
+	if err != nil {
+		return nil, "", fmt.Errorf("connecting to %s: %w", source, err)
+	}
+	return c, source, nil
 }
 
 // importKubeconfig loads the client configuration of path (default rules
