@@ -6,6 +6,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
@@ -40,7 +41,7 @@ func (r *Runner) changeObjects() []client.Object {
 			}
 		}
 		for _, d := range c.Delete {
-			if obj := deletable(d); obj != nil {
+			if obj := deletable(r.t.Client.Scheme(), d); obj != nil {
 				out = append(out, obj)
 			}
 		}
@@ -70,7 +71,7 @@ func (r *Runner) applyChanges(ctx context.Context, items []*item) ([]record.Even
 			}
 		}
 		for j, d := range c.Delete {
-			obj := deletable(d)
+			obj := deletable(r.t.Client.Scheme(), d)
 			if obj == nil {
 				return evs, fmt.Errorf("changes[%d].delete[%d]: kind %q is not one a change deletes", it.change, j, d.Kind)
 			}
@@ -120,24 +121,18 @@ func changeSet(s *scenarios.Scenario, i int) *manifests.Set {
 	return s.Loaded.Changes[i]
 }
 
-// deletable is the object a change's delete names, or nil for a kind a
-// change does not delete.
-func deletable(ref scenarios.ObjectRef) client.Object {
-	var obj client.Object
-	switch ref.Kind {
-	case "ClusterQueue":
-		obj = &kueue.ClusterQueue{}
-	case "LocalQueue":
-		obj = &kueue.LocalQueue{}
-	case "ResourceFlavor":
-		obj = &kueue.ResourceFlavor{}
-	case "Cohort":
-		obj = &kueue.Cohort{}
-	case "WorkloadPriorityClass":
-		obj = &kueue.WorkloadPriorityClass{}
-	case "Topology":
-		obj = &kueue.Topology{}
-	default:
+// deletable is the object a change's delete names, built by scheme from
+// Kueue's API version, or nil for a kind a change does not delete.
+func deletable(scheme *runtime.Scheme, ref scenarios.ObjectRef) client.Object {
+	if _, ok := scenarios.DeletableKinds[ref.Kind]; !ok {
+		return nil
+	}
+	o, err := scheme.New(kueue.SchemeGroupVersion.WithKind(ref.Kind))
+	if err != nil {
+		return nil
+	}
+	obj, ok := o.(client.Object)
+	if !ok {
 		return nil
 	}
 	obj.SetName(ref.Name)

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
 )
@@ -12,12 +14,16 @@ import (
 // Every kind the loader lets a change delete is one the engine deletes,
 // namespaced as the loader says.
 func TestDeletableCoversTheLoadersKinds(t *testing.T) {
+	scheme := runtime.NewScheme()
+	if err := kueue.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
 	for kind, namespaced := range scenarios.DeletableKinds {
 		ref := scenarios.ObjectRef{Kind: kind, Name: "x"}
 		if namespaced {
 			ref.Namespace = "ns"
 		}
-		obj := deletable(ref)
+		obj := deletable(scheme, ref)
 		if obj == nil {
 			t.Errorf("kind %s: the engine does not delete it", kind)
 			continue
@@ -26,7 +32,7 @@ func TestDeletableCoversTheLoadersKinds(t *testing.T) {
 			t.Errorf("kind %s: object %s/%s, want %s/x", kind, obj.GetNamespace(), obj.GetName(), ref.Namespace)
 		}
 	}
-	if deletable(scenarios.ObjectRef{Kind: "Pod", Name: "x"}) != nil {
+	if deletable(scheme, scenarios.ObjectRef{Kind: "Pod", Name: "x"}) != nil {
 		t.Error("a Pod is deletable, want only Kueue's kinds")
 	}
 }
