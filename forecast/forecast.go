@@ -297,9 +297,10 @@ type Summary struct {
 	// AtOnce those that admitted it when it was submitted.
 	Admitted int `json:"admitted"`
 	AtOnce   int `json:"atOnce"`
-	// P50 and P90 are the waits to admission over all runs, a run that
-	// never admitted it counting as longer than any; nil when that run
-	// decides the percentile ("not within the horizon").
+	// P10, P50 and P90 are the waits to admission over all runs, a run
+	// that never admitted it counting as longer than any; nil when that
+	// run decides the percentile ("not within the horizon").
+	P10 *float64 `json:"p10WaitSeconds"`
 	P50 *float64 `json:"p50WaitSeconds"`
 	P90 *float64 `json:"p90WaitSeconds"`
 	// ClusterQueue and Flavors are the admission most runs made
@@ -352,7 +353,7 @@ func summarize(runs []Outcome) Summary {
 		}
 	}
 	sort.Float64s(waits)
-	s.P50, s.P90 = percentile(waits, len(runs), 50), percentile(waits, len(runs), 90)
+	s.P10, s.P50, s.P90 = percentile(waits, len(runs), 10), percentile(waits, len(runs), 50), percentile(waits, len(runs), 90)
 	for k, n := range places {
 		cq, fl, _ := strings.Cut(k, "\x00")
 		if n > s.Share || (n == s.Share && k < s.ClusterQueue+"\x00"+s.Flavors) {

@@ -26,6 +26,9 @@ func seconds(p *float64) string {
 
 func TestSummaryPercentilesNearestRank(t *testing.T) {
 	s := summarize(waitedRuns(10))
+	if s.P10 == nil || *s.P10 != 0 {
+		t.Errorf("P10: got %s, want 0s (the 1st of 10)", seconds(s.P10))
+	}
 	if s.P50 == nil || *s.P50 != 240 {
 		t.Errorf("P50: got %s, want 4m0s (the 5th of 10)", seconds(s.P50))
 	}
@@ -45,6 +48,9 @@ func TestSummaryNeverAdmittedCountsAsLongest(t *testing.T) {
 	s := summarize(runs)
 	if s.P90 != nil {
 		t.Errorf("P90: got %s, want nil (beyond the horizon)", seconds(s.P90))
+	}
+	if s.P10 == nil || *s.P10 != 120 {
+		t.Errorf("P10: got %s, want 2m0s (the 1st of 8 admitted waits 2m..9m)", seconds(s.P10))
 	}
 	if s.P50 == nil || *s.P50 != 360 {
 		t.Errorf("P50: got %s, want 6m0s (the 5th of 8 admitted waits 2m..9m)", seconds(s.P50))
