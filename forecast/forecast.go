@@ -272,22 +272,31 @@ func replayOne(ctx context.Context, r run, replay ReplayFunc) (Outcome, string, 
 	if err := replay(ctx, filepath.Join(r.dir, "scenario.yaml"), r.seed, r.dir); err != nil {
 		return Outcome{}, "", err
 	}
-	fh, err := os.Open(filepath.Join(r.dir, EventsFile))
+	rec, err := readRun(r.dir)
 	if err != nil {
-		return Outcome{}, "", fmt.Errorf("reading the run's event log: %w", err)
+		return Outcome{}, "", err
+	}
+	o := outcomeOf(rec, r.workload)
+	o.Seed = r.seed
+	return o, rec.KueueVersion, nil
+}
+
+// readRun reads the event log a ReplayFunc wrote in dir. A log without
+// its End event is an error: the run stopped before it ended.
+func readRun(dir string) (*record.Run, error) {
+	fh, err := os.Open(filepath.Join(dir, EventsFile))
+	if err != nil {
+		return nil, fmt.Errorf("reading the run's event log: %w", err)
 	}
 	defer fh.Close()
 	evs, err := record.Read(fh)
 	if err != nil {
-		return Outcome{}, "", fmt.Errorf("reading %s: %w", fh.Name(), err)
+		return nil, fmt.Errorf("reading %s: %w", fh.Name(), err)
 	}
 	if len(evs) == 0 || evs[len(evs)-1].Type != record.TypeEnd {
-		return Outcome{}, "", fmt.Errorf("%s ends before the run did", fh.Name())
+		return nil, fmt.Errorf("%s ends before the run did", fh.Name())
 	}
-	rec := record.Build(evs)
-	o := outcomeOf(rec, r.workload)
-	o.Seed = r.seed
-	return o, rec.KueueVersion, nil
+	return record.Build(evs), nil
 }
 
 // Summary is an alternative's runs in figures.
