@@ -28,6 +28,14 @@ type WorkloadsOptions struct {
 	// Redact drops the containers' env, envFrom, command and args from
 	// the owners' manifests.
 	Redact bool
+	// Now is the dump's instant: workloads not finished by then run on.
+	// Default: its latest timestamp.
+	Now time.Time
+	// Remaining and RemainingDefault are ClusterOptions': workloads
+	// running at Now run on for a remaining time (a forecast, or its
+	// backtest), not for ever.
+	Remaining        bool
+	RemainingDefault time.Duration
 }
 
 // FromWorkloadFiles imports saved `kubectl get workloads -o yaml|json`
@@ -69,8 +77,9 @@ func FromWorkloadFiles(files []string, o WorkloadsOptions) (*Import, error) {
 		imp.Redacted = o.Redact
 		imp.useOwners(recs, own, o.Redact)
 	}
-	w := windowOf(recs, nil, time.Time{})
-	imp.addStreams(recs, w, remainingOptions{}) // a history: what runs at its end runs on
+	w := windowOf(recs, nil, o.Now)
+	// Without Remaining, a history: what runs at its end runs on.
+	imp.addStreams(recs, w, remainingOptions{on: o.Remaining, fallback: o.RemainingDefault})
 	namespaces := map[string]bool{}
 	for _, r := range recs {
 		namespaces[r.Namespace] = true
