@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kueue-sim/kueue-sim/scenarios"
 )
@@ -89,14 +90,25 @@ func endOf(s *scenarios.Scenario, at, horizon time.Duration) (time.Duration, err
 }
 
 // random tells whether s draws anything at random (Poisson arrivals,
-// exponential or lognormal durations): only then do runs with other
+// exponential, lognormal or empirical durations): only then do runs with other
 // seeds differ.
 func random(s *scenarios.Scenario) bool {
 	for _, w := range s.Workloads {
 		if w.Arrival.Poisson != nil {
 			return true
 		}
-		if d := w.Duration; d != nil && (d.Exponential != nil || d.LogNormal != nil) {
+		if d := w.Duration; d != nil && (d.Exponential != nil || d.LogNormal != nil || distinct(d.Empirical)) {
+			return true
+		}
+	}
+	return false
+}
+
+// distinct tells whether the run times hold two different values: an
+// empirical duration of one value draws nothing at random.
+func distinct(ds []metav1.Duration) bool {
+	for _, d := range ds[min(len(ds), 1):] {
+		if d != ds[0] {
 			return true
 		}
 	}

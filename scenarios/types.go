@@ -314,6 +314,10 @@ type Distribution struct {
 	Fixed       *metav1.Duration `json:"fixed,omitempty"`
 	Exponential *metav1.Duration `json:"exponential,omitempty"` // mean
 	LogNormal   *LogNormal       `json:"lognormal,omitempty"`
+	// Empirical durations: each workload runs for one of these, drawn
+	// uniformly (a resampling of observed run times, as sim forecast
+	// writes for the workloads a live cluster runs now).
+	Empirical []metav1.Duration `json:"empirical,omitempty"`
 }
 
 // LogNormal durations: median e^mu and shape sigma.

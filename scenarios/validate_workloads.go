@@ -169,9 +169,18 @@ func distribution(p *field.Path, d *Distribution) field.ErrorList {
 			errs = append(errs, field.Invalid(p.Child("lognormal", "sigma"), s, "must be in (0, 5]: 0.5 is moderate, 1.5 heavy-tailed"))
 		}
 	}
+	if d.Empirical != nil {
+		set = append(set, "empirical")
+		if len(d.Empirical) == 0 {
+			errs = append(errs, field.Required(p.Child("empirical"), "give the run times to draw from, e.g. [20m, 35m, 2h]"))
+		}
+		for i := range d.Empirical {
+			errs = append(errs, positiveDuration(p.Child("empirical").Index(i), &d.Empirical[i])...)
+		}
+	}
 	switch len(set) {
 	case 0:
-		errs = append(errs, field.Required(p, "give one of fixed: 30m, exponential: 30m (the mean) or lognormal: {median: 30m, sigma: 0.5}; or remove duration to run until runUntil or the end"))
+		errs = append(errs, field.Required(p, "give one of fixed: 30m, exponential: 30m (the mean), lognormal: {median: 30m, sigma: 0.5} or empirical: [20m, 35m, 2h]; or remove duration to run until runUntil or the end"))
 	case 1:
 	default:
 		errs = append(errs, invalid(p, fmt.Sprintf("%s set: keep one", bothSet(set))))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,7 @@ import (
 
 	infrav1 "github.com/kueue-sim/kueue-sim/api/infrastructure/v1"
 	"github.com/kueue-sim/kueue-sim/kueuerelease"
+	"github.com/kueue-sim/kueue-sim/scenarios"
 )
 
 // now is the instant of the test imports: after every workload of
@@ -286,7 +288,7 @@ func TestFromClusterRemaining(t *testing.T) {
 		// replay runs them the hour to Now (03:00), then the default.
 		"analytics-default-notebook-running-1": "0s+4h0m0s",
 		"analytics-default-raycluster-1":       "0s+15m0s",
-		"research-train-job-1":                 "0s+15m0s",
+		"research-train-job-pending-1":         "0s+15m0s",
 		"research-train-pytorch-running-1":     "0s+4h0m0s",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -300,6 +302,42 @@ func TestFromClusterRemaining(t *testing.T) {
 	}
 }
 
+// With remaining times, a running workload is a stream of its own that
+// draws what it has left from its alike finished runs that ran longer,
+// and pending workloads draw their run time from the finished runs: a
+// forecast's runs spread over them.
+func TestStreamsDrawRemainingTimes(t *testing.T) {
+	origin := now.Add(-10 * time.Hour)
+	at := func(h float64) *time.Time {
+		t := origin.Add(time.Duration(h * float64(time.Hour)))
+		return &t
+	}
+	rec := func(name string, created float64, admitted, finished *time.Time) record {
+		return record{Name: "ns/" + name, Namespace: "ns", Queue: "lq", Kind: scenarios.KindJob, Replicas: 1,
+			Requests: corev1.ResourceList{"cpu": resource.MustParse("1")}, Created: *at(created), Admitted: admitted, Finished: finished}
+	}
+	recs := []record{
+		rec("a", 0, at(0), at(1)), rec("b", 0, at(0), at(2)), rec("c", 0, at(0), at(4)),
+		rec("running", 8, at(8), nil),   // 2h run at Now: the 4h run had 2h left
+		rec("fresh", 9.5, at(9.5), nil), // 30m run: 30m, 1h30m or 3h30m left
+		rec("waiting", 9, nil, nil),
+	}
+	streams, _, noHistory := streamsOf(recs, window{Origin: origin, Now: now}, remainingOptions{on: true})
+	got := streamSpans(&Import{Scenario: &scenarios.Scenario{Workloads: streams}})
+	want := map[string]string{
+		"ns-lq-job-1":         "0s+1h0m0s,0s+2h0m0s,0s+4h0m0s",
+		"ns-lq-job-pending-1": "9h0m0s+{1h0m0s 2h0m0s 4h0m0s}",
+		"ns-lq-job-running-1": "9h30m0s+{1h0m0s 2h0m0s 4h0m0s}",
+		"ns-lq-job-running-2": "8h0m0s+4h0m0s",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("streams (-want +got):\n%s", diff)
+	}
+	if noHistory != 0 {
+		t.Errorf("noHistory %d, want 0", noHistory)
+	}
+}
+
 // streamSpans gives each stream's arrivals as "AT+DURATION" (or "AT" for
 // a workload without a duration), comma-separated, by stream name.
 func streamSpans(imp *Import) map[string]string {
@@ -308,8 +346,17 @@ func streamSpans(imp *Import) map[string]string {
 		var d []string
 		for i, a := range st.Arrival.At {
 			s := a.Duration.String()
-			if len(st.Durations) > 0 {
+			switch {
+			case len(st.Durations) > 0:
 				s += "+" + st.Durations[i].Duration.String()
+			case st.Duration != nil && st.Duration.Fixed != nil:
+				s += "+" + st.Duration.Fixed.Duration.String()
+			case st.Duration != nil:
+				var e []string
+				for _, x := range st.Duration.Empirical {
+					e = append(e, x.Duration.String())
+				}
+				s += "+{" + strings.Join(e, " ") + "}"
 			}
 			d = append(d, s)
 		}
@@ -318,21 +365,34 @@ func streamSpans(imp *Import) map[string]string {
 	return got
 }
 
-func TestRemainingConditionsOnTheTimeRun(t *testing.T) {
+func TestRemainingDrawsConditionOnTheTimeRun(t *testing.T) {
 	runs := []time.Duration{10 * time.Minute, time.Hour, 2 * time.Hour, 3 * time.Hour}
+	m := time.Minute
 	for _, c := range []struct {
-		elapsed, want time.Duration
-		ok            bool
+		elapsed time.Duration
+		want    []time.Duration
 	}{
-		{0, 90 * time.Minute, true},                 // median of all four
-		{30 * time.Minute, 90 * time.Minute, true},  // 30m, 1h30m, 2h30m left
-		{150 * time.Minute, 30 * time.Minute, true}, // only the 3h run is longer
-		{3 * time.Hour, 0, false},                   // none is longer
+		{0, []time.Duration{10 * m, 60 * m, 120 * m, 180 * m}}, // all four
+		{30 * m, []time.Duration{30 * m, 90 * m, 150 * m}},     // the three longer runs' rest
+		{150 * m, []time.Duration{30 * m}},                     // only the 3h run is longer
+		{3 * time.Hour, nil},                                   // none is longer
 	} {
-		got, ok := remaining(runs, c.elapsed)
-		if got != c.want || ok != c.ok {
-			t.Errorf("remaining after %s = %s, %v; want %s, %v", c.elapsed, got, ok, c.want, c.ok)
+		if got := remainingDraws(runs, c.elapsed); !slices.Equal(got, c.want) {
+			t.Errorf("remaining after %s = %v; want %v", c.elapsed, got, c.want)
 		}
+	}
+}
+
+// A long history is thinned to maxDraws order statistics, its shortest
+// and longest kept.
+func TestSpreadThinsLongHistories(t *testing.T) {
+	var ds []time.Duration
+	for i := 1000; i > 0; i-- {
+		ds = append(ds, time.Duration(i)*time.Second)
+	}
+	got := spread(ds)
+	if len(got) != maxDraws || got[0] != time.Second || got[len(got)-1] != 1000*time.Second || !slices.IsSorted(got) {
+		t.Errorf("spread of 1000 runs: %d values from %s to %s", len(got), got[0], got[len(got)-1])
 	}
 }
 

@@ -256,7 +256,11 @@ func (imp *Import) addStreams(recs []record, w window, rem remainingOptions) {
 	imp.Workloads = len(recs)
 	imp.NeverRan = neverRan
 	if neverRan > 0 {
-		imp.Notes = append(imp.Notes, fmt.Sprintf("%s never ran: each runs for the median duration of its stream's finished workloads (of all, when none; %s when none finished)", plural(neverRan, "workload"), DefaultDuration))
+		how := "the median duration"
+		if rem.on {
+			how = "a run time drawn from those"
+		}
+		imp.Notes = append(imp.Notes, fmt.Sprintf("%s never ran: each runs for %s of its stream's finished workloads (of all, when none; %s when none finished)", plural(neverRan, "workload"), how, DefaultDuration))
 	}
 }
 

@@ -38,20 +38,32 @@ type streamKey struct {
 	// then the manifest's.
 	template string
 	running  bool // admitted and not finished: no duration
+	// With remaining times (a forecast), a pending workload's stream draws
+	// its run time from its alike workloads' (pending), and a running
+	// workload is a stream of its own (one: its name), drawing what it
+	// has left.
+	pending bool
+	one     string
 }
 
 // arrival is one replayed workload.
 type arrival struct {
 	at, duration time.Duration
 	name         string
+	// draw, when set, are the run times the workload's stream draws from
+	// instead of duration (a forecast's running and pending workloads).
+	draw []time.Duration
 }
 
 // streamsOf groups the records (already filtered to the window) into
 // streams, sorted, with stable names, arrivals in arrival order. It
-// returns the number of workloads given a median duration (never ran).
+// returns the number of workloads given a median duration (never ran) and
+// of running workloads without history.
 //
-// With rem.on, a workload running at the window's Now runs on for a
-// remaining time (remaining) rather than for ever.
+// With rem.on (a forecast), a workload running at the window's Now runs
+// on for a remaining time drawn with the replay's seed from what alike
+// runs had left (remainingDraws), and a pending one for a run time drawn
+// from its alike finished runs: the forecast spreads over them.
 func streamsOf(recs []record, w window, rem remainingOptions) ([]scenarios.Stream, int, int) {
 	groups := map[streamKey][]arrival{}
 	shapes := map[streamKey]record{}
@@ -69,7 +81,6 @@ func streamsOf(recs []record, w window, rem remainingOptions) ([]scenarios.Strea
 	var allFinished []time.Duration
 	for _, r := range recs {
 		k := keyOf(r)
-		shapes[k] = r
 		at := nonNegative(r.Created.Sub(w.Origin))
 		switch {
 		case r.Admitted != nil && r.Finished != nil:
@@ -82,6 +93,9 @@ func streamsOf(recs []record, w window, rem remainingOptions) ([]scenarios.Strea
 			if from.Before(w.Origin) {
 				from = w.Origin
 			}
+			if rem.on {
+				k.one = r.Name
+			}
 			running = append(running, runningAt{key: k, index: len(groups[k]),
 				elapsed: nonNegative(w.Now.Sub(*r.Admitted)), inWindow: nonNegative(w.Now.Sub(from))})
 			groups[k] = append(groups[k], arrival{at: at, name: r.Name})
@@ -89,32 +103,42 @@ func streamsOf(recs []record, w window, rem remainingOptions) ([]scenarios.Strea
 			pending = append(pending, k)
 			pendingRecs = append(pendingRecs, r)
 		}
+		shapes[k] = r
 	}
 	for i, k := range pending {
-		d := median(finished[k])
-		if d == 0 {
-			d = median(allFinished)
-		}
-		if d == 0 {
-			d = DefaultDuration
+		runs := finished[k]
+		if len(runs) == 0 {
+			runs = allFinished
 		}
 		r := pendingRecs[i]
-		groups[k] = append(groups[k], arrival{at: nonNegative(r.Created.Sub(w.Origin)), duration: d, name: r.Name})
+		a := arrival{at: nonNegative(r.Created.Sub(w.Origin)), duration: median(runs), name: r.Name}
+		if a.duration == 0 {
+			a.duration = DefaultDuration
+		}
+		if rem.on && len(runs) > 0 {
+			k.pending = true
+			a.draw = spread(runs)
+			shapes[k] = r
+		}
+		groups[k] = append(groups[k], a)
 	}
 	noHistory := 0
 	if rem.on {
 		for _, ra := range running {
 			done := ra.key
-			done.running = false
-			left, ok := remaining(finished[done], ra.elapsed)
-			if !ok {
-				left, ok = remaining(allFinished, ra.elapsed)
+			done.running, done.one = false, ""
+			left := remainingDraws(finished[done], ra.elapsed)
+			if len(left) == 0 {
+				left = remainingDraws(allFinished, ra.elapsed)
 			}
-			if !ok {
-				left = rem.fallbackOrDefault()
+			if len(left) == 0 {
+				left = []time.Duration{rem.fallbackOrDefault()}
 				noHistory++
 			}
-			groups[ra.key][ra.index].duration = ra.inWindow + left
+			a := &groups[ra.key][ra.index]
+			for _, l := range left {
+				a.draw = append(a.draw, ra.inWindow+l)
+			}
 		}
 	}
 	keys := make([]streamKey, 0, len(groups))
@@ -154,9 +178,12 @@ func streamsOf(recs []record, w window, rem remainingOptions) ([]scenarios.Strea
 		}
 		for _, a := range arr {
 			st.Arrival.At = append(st.Arrival.At, metav1.Duration{Duration: a.at})
-			if !k.running || rem.on {
+			if !k.running && a.draw == nil {
 				st.Durations = append(st.Durations, metav1.Duration{Duration: a.duration})
 			}
+		}
+		if d := arr[0].draw; d != nil {
+			st.Duration = drawFrom(d)
 		}
 		streams = append(streams, st)
 	}
@@ -193,7 +220,13 @@ func (a streamKey) less(b streamKey) bool {
 	if a.template != b.template {
 		return a.template < b.template
 	}
-	return !a.running && b.running
+	if a.running != b.running {
+		return b.running
+	}
+	if a.pending != b.pending {
+		return b.pending
+	}
+	return a.one < b.one
 }
 
 // foldOwners makes the Workloads of one InferenceService one record: Kueue
@@ -302,8 +335,11 @@ func streamBase(k streamKey) string {
 		parts = append(parts, k.queue)
 	}
 	parts = append(parts, kindNames[k.kind])
-	if k.running {
+	switch {
+	case k.running:
 		parts = append(parts, "running")
+	case k.pending:
+		parts = append(parts, "pending")
 	}
 	base := sanitize(strings.Join(parts, "-"))
 	const room = scenarios.MaxStreamName - 6 // "-" and up to 5 digits

@@ -121,6 +121,8 @@ func drawDuration(d *scenarios.Distribution, rng *rand.Rand) (time.Duration, err
 		v = rng.ExpFloat64() * float64(d.Exponential.Duration)
 	case d.LogNormal != nil:
 		v = float64(d.LogNormal.Median.Duration) * math.Exp(d.LogNormal.Sigma*rng.NormFloat64())
+	case len(d.Empirical) > 0:
+		v = float64(d.Empirical[rng.IntN(len(d.Empirical))].Duration)
 	default:
 		return 0, fmt.Errorf("duration gives no distribution")
 	}
