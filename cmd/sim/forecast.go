@@ -59,10 +59,10 @@ With --kubeconfig (or --context) instead of --scenario, kueue-sim reads
 the cluster now, with list calls only, as sim import cluster does: its
 queues, nodes and the Workloads of the last --since. The job is submitted
 at the cluster's present (--at defaults to it). Workloads running now run on
-for what alike workloads that ran longer had left (the median of their
-remaining times), or for --default-duration without such history; pending
-ones wait in their queues and run for their stream's median. With --report
-DIR, DIR/cluster holds the imported scenario.
+for what one of the alike workloads that ran longer had left, drawn per run,
+or for --default-duration without such history; pending ones wait in their
+queues and run for one of their alike workloads' run times, drawn per run.
+With --report DIR, DIR/cluster holds the imported scenario.
 
 The scenario's own streams replay as written, before and after --at. A
 scenario that draws at random (Poisson arrivals, exponential or lognormal
@@ -102,7 +102,31 @@ Exit codes: 0 a forecast was made (whatever it says), 1 a run failed,
 	fl.StringVar(&f.context, "context", "", "the kubeconfig context to read (default: its current one)")
 	fl.DurationVar(&f.since, "since", kube.DefaultSince, "with --kubeconfig: how far back the cluster's Workloads make its history")
 	fl.DurationVar(&f.defaultDuration, "default-duration", kube.DefaultDuration, "with --kubeconfig: how much longer a running workload runs when no alike workload ran longer")
+	cmd.AddCommand(newForecastBacktestCmd())
 	return cmd
+}
+
+// simRunReplay replays each run as a `sim run` process of self of its
+// own, since a process runs one Kueue, its control plane's files under
+// runRoot.
+func simRunReplay(self, runRoot string, install bool) forecast.ReplayFunc {
+	return func(ctx context.Context, scenario string, seed int64, dir string) error {
+		args := []string{"run", scenario, "--seed", strconv.FormatInt(seed, 10), "--report", dir,
+			"--progress", "none", "--run-root", runRoot}
+		if install {
+			args = append(args, "--install-tools")
+		}
+		res, err := simrun.Run(ctx, self, filepath.Join(dir, "run.log"), args...)
+		switch {
+		case err != nil:
+			return err
+		case res.ExitCode == 1:
+			return nil // the scenario's own expectations failed: the run is whole
+		case res.ExitCode != 0:
+			return fmt.Errorf("sim run exited %d: see %s", res.ExitCode, res.Log)
+		}
+		return nil
+	}
 }
 
 func runForecast(cmd *cobra.Command, f *forecastFlags, job string) error {
@@ -153,25 +177,7 @@ func runForecast(cmd *cobra.Command, f *forecastFlags, job string) error {
 	if err != nil {
 		return fmt.Errorf("finding this sim: %w", err)
 	}
-	// Each run is a `sim run` process of its own: a process runs one Kueue.
-	replay := func(ctx context.Context, scenario string, seed int64, dir string) error {
-		args := []string{"run", scenario, "--seed", strconv.FormatInt(seed, 10), "--report", dir,
-			"--progress", "none", "--run-root", f.runRoot}
-		if f.install {
-			args = append(args, "--install-tools")
-		}
-		res, err := simrun.Run(ctx, self, filepath.Join(dir, "run.log"), args...)
-		switch {
-		case err != nil:
-			return err
-		case res.ExitCode == 1:
-			return nil // the scenario's own expectations failed: the run is whole
-		case res.ExitCode != 0:
-			return fmt.Errorf("sim run exited %d: see %s", res.ExitCode, res.Log)
-		}
-		return nil
-	}
-	fc, err := forecast.Run(ctx, forecast.Request{Job: job, Scenario: f.scenario, At: f.at}, replay, opts...)
+	fc, err := forecast.Run(ctx, forecast.Request{Job: job, Scenario: f.scenario, At: f.at}, simRunReplay(self, f.runRoot, f.install), opts...)
 	var inputErr *forecast.InputError
 	switch {
 	case errors.As(err, &inputErr) || scenarios.IsInvalid(err) || harness.IsInvalid(err):
