@@ -41,6 +41,7 @@ type forecastFlags struct {
 	kubeconfig, context string
 	since               time.Duration
 	defaultDuration     time.Duration
+	history             bool
 }
 
 func newForecastCmd() *cobra.Command {
@@ -62,6 +63,10 @@ at the cluster's present (--at defaults to it). Workloads running now run on
 for what one of the alike workloads that ran longer had left, drawn per run,
 or for --default-duration without such history; pending ones wait in their
 queues and run for one of their alike workloads' run times, drawn per run.
+The replay starts from the present: the running workloads are admitted
+again first, in the order Kueue admitted them, then the pending ones arrive
+in the order they were created; --history replays the finished ones of the
+last --since before them (Kueue's admission fair sharing weighs them).
 With --report DIR, DIR/cluster holds the imported scenario.
 
 The scenario's own streams replay as written, before and after --at. A
@@ -102,6 +107,7 @@ Exit codes: 0 a forecast was made (whatever it says), 1 a run failed,
 	fl.StringVar(&f.context, "context", "", "the kubeconfig context to read (default: its current one)")
 	fl.DurationVar(&f.since, "since", kube.DefaultSince, "with --kubeconfig: how far back the cluster's Workloads make its history")
 	fl.DurationVar(&f.defaultDuration, "default-duration", kube.DefaultDuration, "with --kubeconfig: how much longer a running workload runs when no alike workload ran longer")
+	fl.BoolVar(&f.history, "history", false, "with --kubeconfig: replay the workloads that finished in the last --since too, not only what runs and waits now (for Kueue's admission fair sharing, which weighs past usage)")
 	cmd.AddCommand(newForecastBacktestCmd())
 	return cmd
 }

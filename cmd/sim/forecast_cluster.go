@@ -41,7 +41,7 @@ func importForForecast(cmd *cobra.Command, f *forecastFlags) (cleanup func(), er
 		ctx = context.Background()
 	}
 	imp, err := kube.FromCluster(ctx, c, kube.ClusterOptions{Since: f.since, Name: "cluster", Dir: dir, Source: source,
-		Remaining: true, RemainingDefault: f.defaultDuration})
+		Remaining: true, RemainingDefault: f.defaultDuration, History: f.history})
 	if err != nil {
 		return cleanup, fmt.Errorf("reading %s: %w", source, err)
 	}

@@ -59,12 +59,16 @@ type ClusterOptions struct {
 	// the owners' manifests the import writes as templates.
 	Redact bool
 	// Remaining makes the workloads running at Now run on for the time
-	// alike workloads that ran longer had left (the median), or for
+	// alike workloads that ran longer had left (drawn per run), or for
 	// RemainingDefault (default DefaultDuration) without such history,
 	// rather than for ever: the replay then goes on past Now, as a
 	// forecast needs.
 	Remaining        bool
 	RemainingDefault time.Duration
+	// History, with Remaining, replays the workloads that finished in the
+	// window too, rather than starting from the present: Kueue's
+	// admission fair sharing weighs past usage.
+	History bool
 }
 
 // kueueKinds are the Kueue objects an import lists, with their resources.
@@ -170,7 +174,7 @@ func (r *clusterReader) read(ctx context.Context, o ClusterOptions) error {
 	if len(recs) == 0 {
 		w.Origin = cutoff
 	}
-	imp.addStreams(recs, w, remainingOptions{on: o.Remaining, fallback: o.RemainingDefault})
+	imp.addStreams(recs, w, remainingOptions{on: o.Remaining, fallback: o.RemainingDefault, history: o.History})
 
 	nodesOK, err := r.nodes(ctx, recs, w)
 	if err != nil {

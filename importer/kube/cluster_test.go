@@ -273,11 +273,11 @@ func TestFromClusterSince(t *testing.T) {
 	}
 }
 
-// With Remaining, a workload running at Now runs on for what alike
-// finished runs that ran longer had left, or for the default without
-// them; the import says where Now falls in simulated time.
+// With Remaining and History, a workload running at Now runs on for what
+// alike finished runs that ran longer had left, or for the default
+// without them; the import says where Now falls in simulated time.
 func TestFromClusterRemaining(t *testing.T) {
-	imp, err := FromCluster(context.Background(), fakeCluster(t), ClusterOptions{Now: now, Since: time.Hour, Remaining: true, RemainingDefault: 3 * time.Hour})
+	imp, err := FromCluster(context.Background(), fakeCluster(t), ClusterOptions{Now: now, Since: time.Hour, Remaining: true, RemainingDefault: 3 * time.Hour, History: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,8 +322,8 @@ func TestStreamsDrawRemainingTimes(t *testing.T) {
 		rec("fresh", 9.5, at(9.5), nil), // 30m run: 30m, 1h30m or 3h30m left
 		rec("waiting", 9, nil, nil),
 	}
-	streams, _, noHistory := streamsOf(recs, window{Origin: origin, Now: now}, remainingOptions{on: true})
-	got := streamSpans(&Import{Scenario: &scenarios.Scenario{Workloads: streams}})
+	res := streamsOf(recs, window{Origin: origin, Now: now}, remainingOptions{on: true, history: true})
+	got := streamSpans(&Import{Scenario: &scenarios.Scenario{Workloads: res.streams}})
 	want := map[string]string{
 		"ns-lq-job-1":         "0s+1h0m0s,0s+2h0m0s,0s+4h0m0s",
 		"ns-lq-job-pending-1": "9h0m0s+{1h0m0s 2h0m0s 4h0m0s}",
@@ -333,8 +333,26 @@ func TestStreamsDrawRemainingTimes(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("streams (-want +got):\n%s", diff)
 	}
-	if noHistory != 0 {
-		t.Errorf("noHistory %d, want 0", noHistory)
+	if res.noHistory != 0 || res.present != 10*time.Hour {
+		t.Errorf("noHistory %d, present %s; want 0 and 10h0m0s", res.noHistory, res.present)
+	}
+
+	// From the present: the finished runs are left out, the running
+	// ones arrive in the order they were admitted, a millisecond apart,
+	// and run to the present (2.003s) and on; the pending one arrives a
+	// second later.
+	res = streamsOf(recs, window{Origin: origin, Now: now}, remainingOptions{on: true})
+	got = streamSpans(&Import{Scenario: &scenarios.Scenario{Workloads: res.streams}})
+	want = map[string]string{
+		"ns-lq-job-pending-1": "1.002s+{1h0m0s 2h0m0s 4h0m0s}",
+		"ns-lq-job-running-1": "1ms+{30m2.002s 1h30m2.002s 3h30m2.002s}",
+		"ns-lq-job-running-2": "0s+2h0m2.003s",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("streams from the present (-want +got):\n%s", diff)
+	}
+	if res.leftOut != 3 || res.present != 2003*time.Millisecond {
+		t.Errorf("leftOut %d, present %s; want 3 and 2.003s", res.leftOut, res.present)
 	}
 }
 

@@ -246,10 +246,14 @@ func windowOf(recs []record, cutoff *time.Time, now time.Time) window {
 func (imp *Import) addStreams(recs []record, w window, rem remainingOptions) {
 	folded, notes := foldOwners(recs)
 	imp.Notes = append(imp.Notes, notes...)
-	streams, neverRan, noHistory := streamsOf(folded, w, rem)
-	imp.Scenario.Workloads = streams
-	imp.At = nonNegative(w.Now.Sub(w.Origin))
+	res := streamsOf(folded, w, rem)
+	neverRan, noHistory := res.neverRan, res.noHistory
+	imp.Scenario.Workloads = res.streams
+	imp.At = res.present
 	imp.NoHistory = noHistory
+	if res.leftOut > 0 {
+		imp.Notes = append(imp.Notes, fmt.Sprintf("%s finished before now: left out, the replay starts from the present (give the history to replay them, for Kueue's admission fair sharing)", plural(res.leftOut, "workload")))
+	}
 	if noHistory > 0 {
 		imp.Notes = append(imp.Notes, fmt.Sprintf("%s running without a longer finished run of its stream to go by: each runs on for %s", plural(noHistory, "workload"), rem.fallbackOrDefault()))
 	}

@@ -31,11 +31,12 @@ type WorkloadsOptions struct {
 	// Now is the dump's instant: workloads not finished by then run on.
 	// Default: its latest timestamp.
 	Now time.Time
-	// Remaining and RemainingDefault are ClusterOptions': workloads
+	// Remaining, RemainingDefault and History are ClusterOptions': workloads
 	// running at Now run on for a remaining time (a forecast, or its
 	// backtest), not for ever.
 	Remaining        bool
 	RemainingDefault time.Duration
+	History          bool
 }
 
 // FromWorkloadFiles imports saved `kubectl get workloads -o yaml|json`
@@ -79,7 +80,7 @@ func FromWorkloadFiles(files []string, o WorkloadsOptions) (*Import, error) {
 	}
 	w := windowOf(recs, nil, o.Now)
 	// Without Remaining, a history: what runs at its end runs on.
-	imp.addStreams(recs, w, remainingOptions{on: o.Remaining, fallback: o.RemainingDefault})
+	imp.addStreams(recs, w, remainingOptions{on: o.Remaining, fallback: o.RemainingDefault, history: o.History})
 	namespaces := map[string]bool{}
 	for _, r := range recs {
 		namespaces[r.Namespace] = true

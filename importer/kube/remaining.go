@@ -17,6 +17,9 @@ type remainingOptions struct {
 	// fallback is the remaining time of a workload without history;
 	// default DefaultDuration.
 	fallback time.Duration
+	// history replays the workloads that finished before Now too, rather
+	// than starting from the present (present.go).
+	history bool
 }
 
 func (o remainingOptions) fallbackOrDefault() time.Duration {

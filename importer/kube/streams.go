@@ -53,18 +53,35 @@ type arrival struct {
 	// draw, when set, are the run times the workload's stream draws from
 	// instead of duration (a forecast's running and pending workloads).
 	draw []time.Duration
+	// A forecast's running workload: left are the remaining times drawn
+	// from, inWindow the part of its run the replay runs before Now; since
+	// is when it was admitted (running) or created (pending).
+	left     []time.Duration
+	inWindow time.Duration
+	since    time.Time
+}
+
+// streamsResult is what streamsOf makes of the records.
+type streamsResult struct {
+	streams []scenarios.Stream
+	// neverRan counts the workloads given a run time of their alike
+	// workloads, noHistory the running ones given the fallback remaining
+	// time, leftOut the finished ones a forecast from the present leaves
+	// out.
+	neverRan, noHistory, leftOut int
+	// present is where Now falls in simulated time.
+	present time.Duration
 }
 
 // streamsOf groups the records (already filtered to the window) into
-// streams, sorted, with stable names, arrivals in arrival order. It
-// returns the number of workloads given a median duration (never ran) and
-// of running workloads without history.
+// streams, sorted, with stable names, arrivals in arrival order.
 //
 // With rem.on (a forecast), a workload running at the window's Now runs
 // on for a remaining time drawn with the replay's seed from what alike
 // runs had left (remainingDraws), and a pending one for a run time drawn
-// from its alike finished runs: the forecast spreads over them.
-func streamsOf(recs []record, w window, rem remainingOptions) ([]scenarios.Stream, int, int) {
+// from its alike finished runs: the forecast spreads over them. Without
+// rem.history the replay starts at the present (atPresent).
+func streamsOf(recs []record, w window, rem remainingOptions) streamsResult {
 	groups := map[streamKey][]arrival{}
 	shapes := map[streamKey]record{}
 	var pending []streamKey
@@ -98,7 +115,7 @@ func streamsOf(recs []record, w window, rem remainingOptions) ([]scenarios.Strea
 			}
 			running = append(running, runningAt{key: k, index: len(groups[k]),
 				elapsed: nonNegative(w.Now.Sub(*r.Admitted)), inWindow: nonNegative(w.Now.Sub(from))})
-			groups[k] = append(groups[k], arrival{at: at, name: r.Name})
+			groups[k] = append(groups[k], arrival{at: at, name: r.Name, since: *r.Admitted})
 		default:
 			pending = append(pending, k)
 			pendingRecs = append(pendingRecs, r)
@@ -111,13 +128,16 @@ func streamsOf(recs []record, w window, rem remainingOptions) ([]scenarios.Strea
 			runs = allFinished
 		}
 		r := pendingRecs[i]
-		a := arrival{at: nonNegative(r.Created.Sub(w.Origin)), duration: median(runs), name: r.Name}
+		a := arrival{at: nonNegative(r.Created.Sub(w.Origin)), duration: median(runs), name: r.Name, since: r.Created}
 		if a.duration == 0 {
 			a.duration = DefaultDuration
 		}
-		if rem.on && len(runs) > 0 {
+		if rem.on {
 			k.pending = true
-			a.draw = spread(runs)
+			a.draw = []time.Duration{a.duration}
+			if len(runs) > 0 {
+				a.draw = spread(runs)
+			}
 			shapes[k] = r
 		}
 		groups[k] = append(groups[k], a)
@@ -136,10 +156,25 @@ func streamsOf(recs []record, w window, rem remainingOptions) ([]scenarios.Strea
 				noHistory++
 			}
 			a := &groups[ra.key][ra.index]
-			for _, l := range left {
-				a.draw = append(a.draw, ra.inWindow+l)
+			a.left, a.inWindow = left, ra.inWindow
+		}
+	}
+	res := streamsResult{neverRan: len(pending), noHistory: noHistory, present: nonNegative(w.Now.Sub(w.Origin))}
+	if rem.on && !rem.history {
+		res.present, res.leftOut = atPresent(groups)
+	}
+	for k, arr := range groups {
+		for i := range arr {
+			a := &arr[i]
+			for _, l := range a.left {
+				ran := a.inWindow // before Now, in the replay
+				if rem.on && !rem.history {
+					ran = res.present - a.at
+				}
+				a.draw = append(a.draw, ran+l)
 			}
 		}
+		groups[k] = arr
 	}
 	keys := make([]streamKey, 0, len(groups))
 	for k := range groups {
@@ -150,6 +185,9 @@ func streamsOf(recs []record, w window, rem remainingOptions) ([]scenarios.Strea
 	streams := make([]scenarios.Stream, 0, len(keys))
 	for _, k := range keys {
 		arr := groups[k]
+		if len(arr) == 0 {
+			continue
+		}
 		sort.SliceStable(arr, func(i, j int) bool {
 			if arr[i].at != arr[j].at {
 				return arr[i].at < arr[j].at
@@ -187,7 +225,8 @@ func streamsOf(recs []record, w window, rem remainingOptions) ([]scenarios.Strea
 		}
 		streams = append(streams, st)
 	}
-	return streams, len(pending), noHistory
+	res.streams = streams
+	return res
 }
 
 func keyOf(r record) streamKey {
