@@ -229,11 +229,11 @@ func (c cut) forecast(ctx context.Context, replay ReplayFunc, o backtestOptions)
 		return BacktestTarget{}, err
 	}
 	fopts = append(fopts, WithRuns(o.runs), WithParallel(o.parallel), WithWorkDir(c.dir))
-	f, err := Run(ctx, Request{Job: job, Scenario: filepath.Join(dir, kube.ScenarioFile), At: imp.At}, replay, fopts...)
+	f, err := Run(ctx, Request{Jobs: []string{job}, Scenario: filepath.Join(dir, kube.ScenarioFile), At: imp.At}, replay, fopts...)
 	if err != nil {
 		return BacktestTarget{}, err
 	}
-	sum := f.Alternatives[0].Summary
+	sum := f.Alternatives[0].Jobs[0].Summary
 	t := BacktestTarget{Workload: c.target.Name, CutSeconds: at.Seconds(), ActualWaitSeconds: actualWait(c.target),
 		P10: sum.P10, P50: sum.P50, P90: sum.P90, Runs: sum.Runs}
 	t.Inside = inside(t.ActualWaitSeconds, t.P10, t.P90)

@@ -2,6 +2,8 @@ package forecast
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -11,12 +13,15 @@ import (
 	"github.com/kueue-sim/kueue-sim/scenarios"
 )
 
-// The forecast's scenario is the user's, with one stream more: the job,
-// as a template stream of one arrival at the forecast's time. Everything
-// else the scenario holds (its cluster, queues, streams and seed) stays
-// as written, so the run that forecasts is a plain replay, and the same
-// replay (`sim run` of the scenario written to the report) admits the job
-// at the same simulated time.
+// The forecast's scenario is the user's, with one stream more per job: the
+// job, as a template stream of one arrival at the forecast's time. The
+// jobs' streams come last, in the jobs' order, and the replay submits
+// arrivals of the same instant in the order of their streams, so Kueue
+// sees the jobs in the order given. Everything else the scenario holds
+// (its cluster, queues, streams and seed) stays as written, so the run
+// that forecasts is a plain replay, and the same replay (`sim run` of the
+// scenario written to the report) admits each job at the same simulated
+// time.
 
 // stream is the job's stream in the forecast's scenario.
 type stream struct {
@@ -28,39 +33,126 @@ type stream struct {
 	Duration map[string]any `yaml:"duration"`
 }
 
-// streamName is a name no stream of s has: "forecast", or "forecast-N".
-func streamName(s *scenarios.Scenario) string {
+// streamNames are n stream names no stream of s has, one per job: a
+// prefix ("forecast", or "forecast-N" when a stream of s has that name),
+// then the prefix and "-1", "-2", ... for the jobs after the first.
+func streamNames(s *scenarios.Scenario, n int) []string {
 	taken := func(n string) bool {
 		return slices.ContainsFunc(s.Workloads, func(w scenarios.Stream) bool { return w.Name == n })
 	}
-	name := "forecast"
-	for i := 2; taken(name); i++ {
-		name = fmt.Sprintf("forecast-%d", i)
+	names := func(prefix string) []string {
+		out := []string{prefix}
+		for i := 1; i < n; i++ {
+			out = append(out, fmt.Sprintf("%s-%d", prefix, i))
+		}
+		return out
 	}
-	return name
+	out := names("forecast")
+	for i := 2; slices.ContainsFunc(out, taken); i++ {
+		out = names(fmt.Sprintf("forecast-%d", i))
+	}
+	return out
 }
 
 // derive is the scenario data base (the user's file, in folder dir) with
-// st appended to its workloads and its end at end: aliases, comments and
+// sts appended to its workloads and its end at end: aliases, comments and
 // the order of everything else are kept, and the files it names
 // (queues.manifests, cluster.kueueConfig, the streams' templates) are
 // named by absolute paths, so that the scenario replays from any folder.
-func derive(base []byte, st stream, end time.Duration, dir string) ([]byte, error) {
+func derive(base []byte, sts []stream, end time.Duration, dir string) ([]byte, error) {
 	return scenarios.EditYAML(base, dir, func(root *yaml.Node) error {
-		var add yaml.Node
-		if err := add.Encode(st); err != nil {
-			return err
+		add := make([]*yaml.Node, len(sts))
+		for i, st := range sts {
+			add[i] = &yaml.Node{}
+			if err := add[i].Encode(st); err != nil {
+				return err
+			}
+			add[i].Style = 0
 		}
-		add.Style = 0
 		setKey(root, "end", &yaml.Node{Kind: yaml.ScalarNode, Value: end.String()})
 		if ws := scenarios.MappingValue(root, "workloads"); ws != nil && ws.Kind == yaml.SequenceNode {
 			ws.Style = 0
-			ws.Content = append(ws.Content, &add)
+			ws.Content = append(ws.Content, add...)
 		} else {
-			setKey(root, "workloads", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{&add}})
+			setKey(root, "workloads", &yaml.Node{Kind: yaml.SequenceNode, Content: add})
 		}
 		return nil
 	})
+}
+
+// deriveAlternative places each job, changed by t (alternative a; t is
+// zero for the jobs as written), in the scenario base (its file's data),
+// and derives the scenario that submits them all at req.At, one stream
+// each, named names[i], in order. It checks that each job's ClusterQueue
+// covers what it asks for.
+func deriveAlternative(jobs []*Job, t Try, a int, names []string, base *scenarios.Scenario, data []byte,
+	req Request, end time.Duration, work string, o options) (Alternative, []byte, error) {
+	alt := Alternative{Name: "as written"}
+	if t != (Try{}) {
+		alt.Name = t.String()
+	}
+	queue := o.queue
+	if t.Queue != "" {
+		queue = t.Queue
+	}
+	streams := make([]stream, len(jobs))
+	places := make([]placement, len(jobs))
+	changed := 0
+	for i, j := range jobs {
+		file := filepath.Join(work, fmt.Sprintf("job-%d%s", a, filepath.Ext(j.Path)))
+		if len(jobs) > 1 {
+			file = filepath.Join(work, fmt.Sprintf("job-%d-%d%s", a, i, filepath.Ext(j.Path)))
+		}
+		n := 0
+		if t != (Try{}) {
+			var err error
+			if n, err = t.apply(j, file); err != nil {
+				return Alternative{}, nil, err
+			}
+			changed += n
+		}
+		if n == 0 {
+			// As written: the file itself when it holds this job alone.
+			if j.Doc > 0 {
+				if err := os.WriteFile(file, j.data, 0o644); err != nil {
+					return Alternative{}, nil, err
+				}
+			} else {
+				file = j.Path
+			}
+		}
+		pl, err := j.place(base, o.namespace, queue)
+		if err != nil {
+			return Alternative{}, nil, err
+		}
+		places[i] = pl
+		streams[i] = stream{Name: names[i], Team: pl.team, Template: file, Queue: pl.queue,
+			Arrival: map[string]any{"at": []string{req.At.String()}}, Duration: map[string]any{"fixed": o.duration.String()}}
+		alt.Jobs = append(alt.Jobs, JobForecast{LocalQueue: pl.namespace + "/" + pl.queue,
+			Workload: pl.namespace + "/" + scenarios.ArrivalName(names[i], 0)})
+	}
+	if t.Resource != "" && changed == 0 {
+		what := "the " + jobs[0].Kind
+		if len(jobs) > 1 {
+			what = fmt.Sprintf("the %d jobs", len(jobs))
+		}
+		return Alternative{}, nil, &InputError{Err: fmt.Errorf("no container of %s asks for %s, so there is nothing to change: try a resource its containers ask for", what, t.Resource)}
+	}
+	derived, err := derive(data, streams, end, filepath.Dir(req.Scenario))
+	if err != nil {
+		return Alternative{}, nil, err
+	}
+	ds, err := scenarios.LoadIn(filepath.Dir(req.Scenario), req.Scenario, base.Name, derived)
+	if err != nil {
+		return Alternative{}, nil, err
+	}
+	first := len(ds.Workloads) - len(jobs)
+	for i, j := range jobs {
+		if err := j.covers(ds, places[i].clusterQueue, ds.Workloads[first+i].Template.Loaded.PodSets()); err != nil {
+			return Alternative{}, nil, err
+		}
+	}
+	return alt, derived, nil
 }
 
 // setKey sets key in mapping m to v, in place when m has it.

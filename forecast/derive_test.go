@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +61,7 @@ func decode(t *testing.T, data []byte) map[string]any {
 }
 
 func TestDeriveAppendsStreamLast(t *testing.T) {
-	out, err := derive([]byte(baseScenario), jobStream(), 3*time.Hour, t.TempDir())
+	out, err := derive([]byte(baseScenario), []stream{jobStream()}, 3*time.Hour, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestDeriveAppendsStreamLast(t *testing.T) {
 }
 
 func TestDeriveReplacesEnd(t *testing.T) {
-	out, err := derive([]byte(baseScenario), jobStream(), 3*time.Hour, t.TempDir())
+	out, err := derive([]byte(baseScenario), []stream{jobStream()}, 3*time.Hour, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestDeriveReplacesEnd(t *testing.T) {
 
 func TestDeriveSetsEnd(t *testing.T) {
 	base := "apiVersion: kueue-sim/v1alpha1\nkind: Scenario\nworkloads: []\n"
-	out, err := derive([]byte(base), jobStream(), 90*time.Minute, t.TempDir())
+	out, err := derive([]byte(base), []stream{jobStream()}, 90*time.Minute, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestDeriveSetsEnd(t *testing.T) {
 
 func TestDeriveMakesRelativePathsAbsolute(t *testing.T) {
 	dir := t.TempDir()
-	out, err := derive([]byte(baseScenario), jobStream(), time.Hour, dir)
+	out, err := derive([]byte(baseScenario), []stream{jobStream()}, time.Hour, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestDeriveMakesRelativePathsAbsolute(t *testing.T) {
 }
 
 func TestDeriveResolvesAgainstRelativeDir(t *testing.T) {
-	out, err := derive([]byte(baseScenario), jobStream(), time.Hour, filepath.Join("rel", "dir"))
+	out, err := derive([]byte(baseScenario), []stream{jobStream()}, time.Hour, filepath.Join("rel", "dir"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestDeriveResolvesAgainstRelativeDir(t *testing.T) {
 
 func TestDeriveKeepsComments(t *testing.T) {
 	base := "# the team's scenario\napiVersion: kueue-sim/v1alpha1\nkind: Scenario\nseed: 3 # fixed seed\n"
-	out, err := derive([]byte(base), jobStream(), time.Hour, t.TempDir())
+	out, err := derive([]byte(base), []stream{jobStream()}, time.Hour, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func TestDeriveKeepsComments(t *testing.T) {
 
 func TestDeriveAddsWorkloads(t *testing.T) {
 	base := "apiVersion: kueue-sim/v1alpha1\nkind: Scenario\nname: empty\n"
-	out, err := derive([]byte(base), jobStream(), time.Hour, t.TempDir())
+	out, err := derive([]byte(base), []stream{jobStream()}, time.Hour, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,12 +176,12 @@ func TestDeriveAddsWorkloads(t *testing.T) {
 }
 
 func TestDeriveRefusesNonMapping(t *testing.T) {
-	if _, err := derive([]byte("- a\n- b\n"), jobStream(), time.Hour, t.TempDir()); err == nil {
+	if _, err := derive([]byte("- a\n- b\n"), []stream{jobStream()}, time.Hour, t.TempDir()); err == nil {
 		t.Error("derive of a sequence: got no error")
 	}
 }
 
-func TestStreamName(t *testing.T) {
+func TestStreamNames(t *testing.T) {
 	named := func(names ...string) *scenarios.Scenario {
 		s := &scenarios.Scenario{}
 		for _, n := range names {
@@ -190,15 +191,18 @@ func TestStreamName(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		taken []string
-		want  string
+		n     int
+		want  []string
 	}{
-		{nil, "forecast"},
-		{[]string{"train"}, "forecast"},
-		{[]string{"forecast"}, "forecast-2"},
-		{[]string{"forecast", "forecast-2"}, "forecast-3"},
+		{nil, 1, []string{"forecast"}},
+		{[]string{"train"}, 1, []string{"forecast"}},
+		{[]string{"forecast"}, 1, []string{"forecast-2"}},
+		{[]string{"forecast", "forecast-2"}, 1, []string{"forecast-3"}},
+		{nil, 3, []string{"forecast", "forecast-1", "forecast-2"}},
+		{[]string{"forecast-1"}, 2, []string{"forecast-2", "forecast-2-1"}},
 	} {
-		if got := streamName(named(tc.taken...)); got != tc.want {
-			t.Errorf("streamName with %v: got %s, want %s", tc.taken, got, tc.want)
+		if got := streamNames(named(tc.taken...), tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("streamNames with %v, %d: got %v, want %v", tc.taken, tc.n, got, tc.want)
 		}
 	}
 }

@@ -13,29 +13,33 @@ func ptr(v float64) *float64 { return &v }
 // pod it fits at once.
 func ExampleWriteText() {
 	f := &forecast.Forecast{
-		Job:          "job.yaml",
-		Kind:         "Job",
+		Jobs:         []forecast.JobInfo{{File: "job.yaml", Kind: "Job", Workload: "research/forecast-0"}},
 		Scenario:     "scenario.yaml",
 		KueueVersion: "v0.19.2",
 		AtSeconds:    1800,
-		Workload:     "research/forecast-0",
 		Alternatives: []forecast.Alternative{
 			{
-				Name:       "as written",
-				LocalQueue: "research/gpu",
-				Summary: forecast.Summary{
-					Runs: 1, Admitted: 1, P50: ptr(9001), P90: ptr(9001),
-					ClusterQueue: "research", Flavors: "cpu=a100,memory=a100,nvidia.com/gpu=a100", Share: 1,
-					LetInBy: []forecast.Count{{Workload: "research/train-0", Runs: 1}},
-				},
+				Name: "as written",
+				Jobs: []forecast.JobForecast{{
+					LocalQueue: "research/gpu",
+					Workload:   "research/forecast-0",
+					Summary: forecast.Summary{
+						Runs: 1, Admitted: 1, P50: ptr(9001), P90: ptr(9001),
+						ClusterQueue: "research", Flavors: "cpu=a100,memory=a100,nvidia.com/gpu=a100", Share: 1,
+						LetInBy: []forecast.Count{{Workload: "research/train-0", Runs: 1}},
+					},
+				}},
 			},
 			{
-				Name:       "nvidia.com/gpu=2",
-				LocalQueue: "research/gpu",
-				Summary: forecast.Summary{
-					Runs: 1, Admitted: 1, AtOnce: 1, P50: ptr(0), P90: ptr(0),
-					ClusterQueue: "research", Flavors: "cpu=a100,memory=a100,nvidia.com/gpu=a100", Share: 1,
-				},
+				Name: "nvidia.com/gpu=2",
+				Jobs: []forecast.JobForecast{{
+					LocalQueue: "research/gpu",
+					Workload:   "research/forecast-0",
+					Summary: forecast.Summary{
+						Runs: 1, Admitted: 1, AtOnce: 1, P50: ptr(0), P90: ptr(0),
+						ClusterQueue: "research", Flavors: "cpu=a100,memory=a100,nvidia.com/gpu=a100", Share: 1,
+					},
+				}},
 			},
 		},
 	}

@@ -2,9 +2,12 @@ package forecast
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -24,14 +27,27 @@ type ReplayFunc func(ctx context.Context, scenario string, seed int64, dir strin
 // EventsFile is the event log a ReplayFunc writes in its folder.
 const EventsFile = "events.jsonl"
 
-// Request is one forecast: the job, the scenario it is submitted into, and
-// when.
+// Request is one forecast: the jobs, the scenario they are submitted
+// into, and when.
 type Request struct {
-	// Job is the job file; Scenario the scenario file.
-	Job, Scenario string
-	// At is the simulated time the job is submitted at.
+	// Jobs are the job files, each of one or more YAML documents, one job
+	// a document; "-" reads them from Stdin. The jobs are submitted in
+	// this order, each file's in the order written.
+	Jobs []string
+	// Stdin is what "-" reads.
+	Stdin io.Reader
+	// Scenario is the scenario file.
+	Scenario string
+	// At is the simulated time the jobs are submitted at.
 	At time.Duration
 }
+
+// StdinFile is the name "-" is saved as in the forecast's folder, and
+// StdinName the one messages know it by.
+const (
+	StdinFile = "stdin.yaml"
+	StdinName = "<stdin>"
+)
 
 // Option changes a forecast.
 type Option func(*options)
@@ -80,25 +96,47 @@ func WithTries(t ...Try) Option { return func(o *options) { o.tries = append(o.t
 // they go to a temporary folder that is removed.
 func WithWorkDir(dir string) Option { return func(o *options) { o.work = dir } }
 
-// Forecast is the answer: one Alternative for the job as written, then one
-// per Try.
+// Forecast is the answer: the jobs, and their forecast as written, then
+// once per Try.
 type Forecast struct {
-	Job          string        `json:"job"`
-	Kind         string        `json:"kind"`
+	Jobs         []JobInfo     `json:"jobs"`
 	Scenario     string        `json:"scenario"`
 	KueueVersion string        `json:"kueueVersion,omitempty"`
 	AtSeconds    float64       `json:"atSeconds"`
 	Random       bool          `json:"random"`
 	Alternatives []Alternative `json:"alternatives"`
-	// Workload is the job's namespace/name in the runs of the job as
+}
+
+// JobInfo is one job of the forecast.
+type JobInfo struct {
+	// File is the job file as given ("<stdin>" for "-"), and Document the
+	// job's document in it: from 1, 0 in a file of one object.
+	File     string `json:"file"`
+	Document int    `json:"document,omitempty"`
+	Kind     string `json:"kind"`
+	// Workload is the job's namespace/name in the runs of the jobs as
 	// written.
 	Workload string `json:"workload"`
 }
 
-// Alternative is the forecast of one version of the job.
+// Where is the job's file, and its document in a file of several.
+func (j JobInfo) Where() string {
+	if j.Document > 0 {
+		return fmt.Sprintf("%s, document %d", j.File, j.Document)
+	}
+	return j.File
+}
+
+// Alternative is the forecast of one version of the jobs.
 type Alternative struct {
 	// Name is "as written" or the Try.
 	Name string `json:"name"`
+	// Jobs is each job's forecast, in the order of Forecast.Jobs.
+	Jobs []JobForecast `json:"jobs"`
+}
+
+// JobForecast is one job's forecast in one alternative.
+type JobForecast struct {
 	// LocalQueue is namespace/name; Workload the job's namespace/name in
 	// the runs.
 	LocalQueue string    `json:"localQueue"`
@@ -112,11 +150,12 @@ type run struct {
 	alt, index int
 	seed       int64
 	dir        string
-	workload   string
+	// workloads are the jobs' workloads, in the order of Forecast.Jobs.
+	workloads []string
 }
 
-// Run makes the forecast: it loads the job and the scenario, checks that
-// the job can be submitted there, and replays the scenario with the job
+// Run makes the forecast: it loads the jobs and the scenario, checks that
+// each job can be submitted there, and replays the scenario with the jobs
 // added once per seed and alternative. Bad input is an *InputError or a
 // *scenarios.Error (exit code 2 in `sim forecast`).
 func Run(ctx context.Context, req Request, replay ReplayFunc, opts ...Option) (*Forecast, error) {
@@ -125,6 +164,10 @@ func Run(ctx context.Context, req Request, replay ReplayFunc, opts ...Option) (*
 		opt(&o)
 	}
 	switch {
+	case len(req.Jobs) == 0:
+		return nil, &InputError{Err: errors.New("no job file: give one or more, or - to read the jobs from stdin")}
+	case len(slices.DeleteFunc(slices.Clone(req.Jobs), func(p string) bool { return p != "-" })) > 1:
+		return nil, &InputError{Err: errors.New("- given twice: stdin is read once; give it once")}
 	case req.At < 0:
 		return nil, &InputError{Err: fmt.Errorf("--at %s: give a time from the scenario's start, 0 or later", req.At)}
 	case o.duration <= 0:
@@ -142,10 +185,6 @@ func Run(ctx context.Context, req Request, replay ReplayFunc, opts ...Option) (*
 	if err != nil {
 		return nil, fmt.Errorf("reading scenario: %w", err)
 	}
-	job, err := LoadJob(req.Job)
-	if err != nil {
-		return nil, err
-	}
 	end, err := endOf(base, req.At, o.horizon)
 	if err != nil {
 		return nil, &InputError{Err: err}
@@ -157,7 +196,11 @@ func Run(ctx context.Context, req Request, replay ReplayFunc, opts ...Option) (*
 		}
 		defer os.RemoveAll(work)
 	}
-	f := &Forecast{Job: req.Job, Kind: job.Kind, Scenario: req.Scenario, AtSeconds: req.At.Seconds(), Random: random(base)}
+	jobs, err := loadJobs(req, work)
+	if err != nil {
+		return nil, err
+	}
+	f := &Forecast{Scenario: req.Scenario, AtSeconds: req.At.Seconds(), Random: random(base)}
 	runs := o.runs
 	if !f.Random {
 		runs = 1
@@ -169,49 +212,20 @@ func Run(ctx context.Context, req Request, replay ReplayFunc, opts ...Option) (*
 	if o.seed != nil {
 		seed0 = *o.seed
 	}
-	name := streamName(base)
-	alts := append([]Try{{}}, o.tries...)
+	names := streamNames(base, len(jobs))
 	var todo []run
-	for a, t := range alts {
-		jobFile, queue := job.Path, o.queue
-		altName := "as written"
-		if t != (Try{}) {
-			altName = t.String()
-			jobFile = filepath.Join(work, fmt.Sprintf("job-%d%s", a, filepath.Ext(job.Path)))
-			if err := t.apply(job, jobFile); err != nil {
-				return nil, err
-			}
-			if t.Queue != "" {
-				queue = t.Queue
-			}
-		}
-		pl, err := job.place(base, o.namespace, queue)
-		if err != nil {
-			if t.Queue != "" {
-				return nil, &InputError{Err: fmt.Errorf("--try %s: %w", t, err)}
-			}
-			return nil, err
-		}
-		st := stream{Name: name, Team: pl.team, Template: jobFile, Queue: pl.queue,
-			Arrival: map[string]any{"at": []string{req.At.String()}}, Duration: map[string]any{"fixed": o.duration.String()}}
-		derived, err := derive(data, st, end, filepath.Dir(req.Scenario))
-		if err != nil {
-			return nil, err
-		}
-		ds, err := scenarios.LoadIn(filepath.Dir(req.Scenario), req.Scenario, base.Name, derived)
-		if err == nil {
-			err = job.covers(ds, pl.clusterQueue, ds.Workloads[len(ds.Workloads)-1].Template.Loaded.PodSets())
-		}
+	for a, t := range append([]Try{{}}, o.tries...) {
+		alt, derived, err := deriveAlternative(jobs, t, a, names, base, data, req, end, work, o)
 		if err != nil {
 			if t != (Try{}) {
 				return nil, &InputError{Err: fmt.Errorf("--try %s: %w", t, err)}
 			}
 			return nil, err
 		}
-		workload := pl.namespace + "/" + scenarios.ArrivalName(name, 0)
-		f.Alternatives = append(f.Alternatives, Alternative{Name: altName, LocalQueue: pl.namespace + "/" + pl.queue, Workload: workload})
-		if a == 0 {
-			f.Workload = workload
+		f.Alternatives = append(f.Alternatives, alt)
+		workloads := make([]string, len(alt.Jobs))
+		for i, jf := range alt.Jobs {
+			workloads[i] = jf.Workload
 		}
 		for i := 0; i < runs; i++ {
 			dir := filepath.Join(work, "runs", fmt.Sprintf("%d-%d", a, i))
@@ -221,8 +235,11 @@ func Run(ctx context.Context, req Request, replay ReplayFunc, opts ...Option) (*
 			if err := os.WriteFile(filepath.Join(dir, "scenario.yaml"), derived, 0o644); err != nil {
 				return nil, err
 			}
-			todo = append(todo, run{alt: a, index: i, seed: seed0 + int64(i), dir: dir, workload: workload})
+			todo = append(todo, run{alt: a, index: i, seed: seed0 + int64(i), dir: dir, workloads: workloads})
 		}
+	}
+	for i, j := range jobs {
+		f.Jobs = append(f.Jobs, JobInfo{File: j.display(), Document: j.Doc, Kind: j.Kind, Workload: f.Alternatives[0].Jobs[i].Workload})
 	}
 	outcomes, version, err := replayAll(ctx, todo, replay, o.parallel)
 	if err != nil {
@@ -230,19 +247,24 @@ func Run(ctx context.Context, req Request, replay ReplayFunc, opts ...Option) (*
 	}
 	f.KueueVersion = version
 	for i, r := range todo {
-		alt := &f.Alternatives[r.alt]
-		alt.Runs = append(alt.Runs, outcomes[i])
+		for k, o := range outcomes[i] {
+			jf := &f.Alternatives[r.alt].Jobs[k]
+			jf.Runs = append(jf.Runs, o)
+		}
 	}
-	for i := range f.Alternatives {
-		f.Alternatives[i].Summary = summarize(f.Alternatives[i].Runs)
+	for a := range f.Alternatives {
+		for k := range f.Alternatives[a].Jobs {
+			jf := &f.Alternatives[a].Jobs[k]
+			jf.Summary = summarize(jf.Runs)
+		}
 	}
 	return f, nil
 }
 
 // replayAll replays every run, parallel at a time, and reads each one's
 // outcome; the first failure stops the rest.
-func replayAll(ctx context.Context, todo []run, replay ReplayFunc, parallel int) ([]Outcome, string, error) {
-	outcomes := make([]Outcome, len(todo))
+func replayAll(ctx context.Context, todo []run, replay ReplayFunc, parallel int) ([][]Outcome, string, error) {
+	outcomes := make([][]Outcome, len(todo))
 	versions := make([]string, len(todo))
 	// The first failed run stops the others: a forecast needs every run.
 	g, ctx := errgroup.WithContext(ctx)
@@ -267,18 +289,21 @@ func replayAll(ctx context.Context, todo []run, replay ReplayFunc, parallel int)
 }
 
 // replayOne replays one run, keeps its event log in its folder and reads
-// the job's outcome from it.
-func replayOne(ctx context.Context, r run, replay ReplayFunc) (Outcome, string, error) {
+// each job's outcome from it.
+func replayOne(ctx context.Context, r run, replay ReplayFunc) ([]Outcome, string, error) {
 	if err := replay(ctx, filepath.Join(r.dir, "scenario.yaml"), r.seed, r.dir); err != nil {
-		return Outcome{}, "", err
+		return nil, "", err
 	}
 	rec, err := readRun(r.dir)
 	if err != nil {
-		return Outcome{}, "", err
+		return nil, "", err
 	}
-	o := outcomeOf(rec, r.workload)
-	o.Seed = r.seed
-	return o, rec.KueueVersion, nil
+	out := make([]Outcome, len(r.workloads))
+	for i, w := range r.workloads {
+		out[i] = outcomeOf(rec, w)
+		out[i].Seed = r.seed
+	}
+	return out, rec.KueueVersion, nil
 }
 
 // readRun reads the event log a ReplayFunc wrote in dir. A log without
@@ -299,7 +324,7 @@ func readRun(dir string) (*record.Run, error) {
 	return record.Build(evs), nil
 }
 
-// Summary is an alternative's runs in figures.
+// Summary is a job's runs in one alternative in figures.
 type Summary struct {
 	Runs int `json:"runs"`
 	// Admitted counts the runs that admitted the job within the horizon,

@@ -16,34 +16,54 @@ func WriteJSON(w io.Writer, f *Forecast) error {
 	return enc.Encode(f)
 }
 
-// WriteText writes f for a reader: what was forecast, then one row per
-// alternative, then what let the job in and whom it preempted.
+// WriteText writes f for a reader: what was forecast, then per job one
+// row per alternative, then what let the job in and whom it preempted. A
+// forecast of several jobs has a block per job, in the order submitted.
 func WriteText(w io.Writer, f *Forecast) error {
 	at := time.Duration(f.AtSeconds * float64(time.Second))
 	runs := "1 run: the scenario draws nothing at random, so every seed replays the same"
-	if f.Random && len(f.Alternatives) > 0 {
-		runs = fmt.Sprintf("%d runs, one per seed", f.Alternatives[0].Summary.Runs)
+	if f.Random && len(f.Alternatives) > 0 && len(f.Alternatives[0].Jobs) > 0 {
+		runs = fmt.Sprintf("%d runs, one per seed", f.Alternatives[0].Jobs[0].Summary.Runs)
 	}
-	fmt.Fprintf(w, "forecast of %s %s (%s), submitted at %s of %s, on Kueue %s (%s)\n\n",
-		f.Kind, f.Workload, f.Job, at, f.Scenario, f.KueueVersion, runs)
+	if len(f.Jobs) == 1 {
+		j := f.Jobs[0]
+		fmt.Fprintf(w, "forecast of %s %s (%s), submitted at %s of %s, on Kueue %s (%s)\n\n",
+			j.Kind, j.Workload, j.Where(), at, f.Scenario, f.KueueVersion, runs)
+		return writeBlock(w, f, 0)
+	}
+	fmt.Fprintf(w, "forecast of %d jobs, submitted in this order at %s of %s, on Kueue %s (%s)\n",
+		len(f.Jobs), at, f.Scenario, f.KueueVersion, runs)
+	for i, j := range f.Jobs {
+		fmt.Fprintf(w, "\n%d. %s %s (%s)\n", i+1, j.Kind, j.Workload, j.Where())
+		if err := writeBlock(w, f, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeBlock writes the forecast of job i: a row per alternative, then
+// what let it in, whom it preempted, and why it was not admitted.
+func writeBlock(w io.Writer, f *Forecast, i int) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "JOB\tLOCALQUEUE\tADMITTED AT ONCE\tP50 WAIT\tP90 WAIT\tCLUSTERQUEUE\tFLAVORS")
 	for _, a := range f.Alternatives {
-		s := a.Summary
+		jf := a.Jobs[i]
+		s := jf.Summary
 		cq, fl := s.ClusterQueue, s.Flavors
 		if cq == "" {
 			cq, fl = "-", "-"
 		} else if s.Share < s.Runs {
 			cq = fmt.Sprintf("%s (%d/%d runs)", cq, s.Share, s.Runs)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, a.LocalQueue,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, jf.LocalQueue,
 			fmt.Sprintf("%d%% (%d/%d)", 100*s.AtOnce/max(s.Runs, 1), s.AtOnce, s.Runs), wait(s.P50), wait(s.P90), cq, fl)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, a := range f.Alternatives {
-		s := a.Summary
+		s := a.Jobs[i].Summary
 		var lines []string
 		if len(s.LetInBy) > 0 {
 			lines = append(lines, "  admitted after these ended or were evicted: "+countList(s.LetInBy, s.Runs))

@@ -11,12 +11,12 @@ import (
 // job.
 func notAdmitted() *Forecast {
 	p50 := 60.0
-	return &Forecast{Job: "job.yaml", Kind: "Job", Scenario: "scenario.yaml", Random: true, Workload: jobName,
-		Alternatives: []Alternative{{Name: "as written", LocalQueue: "research/gpu", Summary: Summary{
+	return &Forecast{Jobs: []JobInfo{{File: "job.yaml", Kind: "Job", Workload: jobName}}, Scenario: "scenario.yaml", Random: true,
+		Alternatives: []Alternative{{Name: "as written", Jobs: []JobForecast{{LocalQueue: "research/gpu", Workload: jobName, Summary: Summary{
 			Runs: 4, Admitted: 2, P50: &p50, ClusterQueue: "research", Flavors: "nvidia.com/gpu=a100", Share: 2,
 			Preempted: []Count{{Workload: "research/low-0", Runs: 1}},
 			Pending:   "couldn't assign flavors",
-		}}}}
+		}}}}}}
 }
 
 func TestWriteTextNotAdmitted(t *testing.T) {
@@ -39,7 +39,7 @@ func TestWriteTextNotAdmitted(t *testing.T) {
 
 func TestWriteTextRefused(t *testing.T) {
 	f := notAdmitted()
-	f.Alternatives[0].Summary.Refused = "denied"
+	f.Alternatives[0].Jobs[0].Summary.Refused = "denied"
 	var b bytes.Buffer
 	if err := WriteText(&b, f); err != nil {
 		t.Fatal(err)
@@ -56,13 +56,15 @@ func TestWriteJSONNullPercentile(t *testing.T) {
 	}
 	var back struct {
 		Alternatives []struct {
-			Summary map[string]any `json:"summary"`
+			Jobs []struct {
+				Summary map[string]any `json:"summary"`
+			} `json:"jobs"`
 		} `json:"alternatives"`
 	}
 	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}
-	s := back.Alternatives[0].Summary
+	s := back.Alternatives[0].Jobs[0].Summary
 	if v, ok := s["p90WaitSeconds"]; !ok || v != nil {
 		t.Errorf("p90WaitSeconds: got %v (present %v), want null", v, ok)
 	}

@@ -27,7 +27,8 @@ type replayCall struct {
 }
 
 // fakeReplay records its calls and writes a log in which Kueue admits
-// research/forecast-0 at once, at 30m, in ClusterQueue research.
+// each forecast stream's workload (research/forecast-0 of one job) at
+// once, at 30m, in ClusterQueue research.
 type fakeReplay struct {
 	t     *testing.T
 	mu    sync.Mutex
@@ -51,10 +52,11 @@ func (f *fakeReplay) replay(_ context.Context, scenario string, seed int64, dir 
 	defer fh.Close()
 	w := record.NewWriter(fh)
 	at := record.Duration(30 * time.Minute)
-	evs := []record.Event{
-		{Type: record.TypeRun, Scenario: "forecast", Seed: &seed, KueueVersion: "v0.19.2"},
-		{T: at, Type: record.TypeArrived, Workload: jobName, ClusterQueue: "research"},
-		{T: at, Type: record.TypeAdmitted, Workload: jobName, ClusterQueue: "research", Flavors: map[string]string{"nvidia.com/gpu": "a100"}},
+	evs := []record.Event{{Type: record.TypeRun, Scenario: "forecast", Seed: &seed, KueueVersion: "v0.19.2"}}
+	for _, w := range forecastWorkloads(loaded) {
+		evs = append(evs,
+			record.Event{T: at, Type: record.TypeArrived, Workload: w, ClusterQueue: "research"},
+			record.Event{T: at, Type: record.TypeAdmitted, Workload: w, ClusterQueue: "research", Flavors: map[string]string{"nvidia.com/gpu": "a100"}})
 	}
 	if !f.noEnd {
 		evs = append(evs, record.Event{T: record.Duration(time.Hour), Type: record.TypeEnd})
@@ -65,6 +67,27 @@ func (f *fakeReplay) replay(_ context.Context, scenario string, seed int64, dir 
 		}
 	}
 	return w.Flush()
+}
+
+// forecastWorkloads are the namespace/name of the first arrival of each
+// stream of s the forecast added, in stream order; jobName alone when s
+// did not load.
+func forecastWorkloads(s *scenarios.Scenario) []string {
+	if s == nil {
+		return []string{jobName}
+	}
+	var out []string
+	for _, w := range s.Workloads {
+		if !strings.HasPrefix(w.Name, "forecast") {
+			continue
+		}
+		for _, t := range s.Teams {
+			if t.Name == w.Team {
+				out = append(out, t.Namespace+"/"+scenarios.ArrivalName(w.Name, 0))
+			}
+		}
+	}
+	return out
 }
 
 func (f *fakeReplay) seeds() []int64 {
@@ -79,7 +102,7 @@ func (f *fakeReplay) seeds() []int64 {
 }
 
 func testRequest() Request {
-	return Request{Job: testJob, Scenario: testScenario, At: 30 * time.Minute}
+	return Request{Jobs: []string{testJob}, Scenario: testScenario, At: 30 * time.Minute}
 }
 
 // randomScenario is testScenario with the running job's stream drawing
@@ -110,14 +133,15 @@ func TestRunNonRandomReplaysOnce(t *testing.T) {
 	if got := fake.seeds(); !slices.Equal(got, []int64{1}) {
 		t.Errorf("seeds replayed: got %v, want [1] (the scenario's seed, once)", got)
 	}
-	if f.Random || len(f.Alternatives) != 1 || len(f.Alternatives[0].Runs) != 1 {
-		t.Fatalf("forecast: got random %v and %d alternatives, want one alternative of one run", f.Random, len(f.Alternatives))
+	if f.Random || len(f.Alternatives) != 1 || len(f.Alternatives[0].Jobs) != 1 || len(f.Alternatives[0].Jobs[0].Runs) != 1 {
+		t.Fatalf("forecast: got random %v and %d alternatives, want one alternative of one job and one run", f.Random, len(f.Alternatives))
 	}
-	a := f.Alternatives[0]
-	if a.Name != "as written" || a.LocalQueue != "research/gpu" || f.Workload != jobName || f.KueueVersion != "v0.19.2" {
-		t.Errorf("forecast: got %q in %s, workload %s, Kueue %s", a.Name, a.LocalQueue, f.Workload, f.KueueVersion)
+	a, jf := f.Alternatives[0], f.Alternatives[0].Jobs[0]
+	want := []JobInfo{{File: testJob, Kind: "Job", Workload: jobName}}
+	if a.Name != "as written" || jf.LocalQueue != "research/gpu" || !slices.Equal(f.Jobs, want) || f.KueueVersion != "v0.19.2" {
+		t.Errorf("forecast: got %q in %s, jobs %+v, Kueue %s", a.Name, jf.LocalQueue, f.Jobs, f.KueueVersion)
 	}
-	if s := a.Summary; s.Runs != 1 || s.AtOnce != 1 || s.ClusterQueue != "research" {
+	if s := jf.Summary; s.Runs != 1 || s.AtOnce != 1 || s.ClusterQueue != "research" {
 		t.Errorf("summary: got %+v, want one run admitted at once in research", s)
 	}
 }
@@ -133,10 +157,10 @@ func TestRunRandomReplaysEachSeed(t *testing.T) {
 	if got := fake.seeds(); !slices.Equal(got, []int64{1, 2, 3, 4, 5}) {
 		t.Errorf("seeds replayed: got %v, want 1 to 5", got)
 	}
-	if !f.Random || len(f.Alternatives[0].Runs) != 5 {
-		t.Errorf("forecast: got random %v with %d runs, want random with 5", f.Random, len(f.Alternatives[0].Runs))
+	if !f.Random || len(f.Alternatives[0].Jobs[0].Runs) != 5 {
+		t.Errorf("forecast: got random %v with %d runs, want random with 5", f.Random, len(f.Alternatives[0].Jobs[0].Runs))
 	}
-	for i, o := range f.Alternatives[0].Runs {
+	for i, o := range f.Alternatives[0].Jobs[0].Runs {
 		if o.Seed != int64(1+i) {
 			t.Errorf("run %d: got seed %d, want %d", i, o.Seed, 1+i)
 		}
@@ -263,7 +287,7 @@ func TestRunBadOptionsAreInputErrors(t *testing.T) {
 		{"unknown queue", testScenario, time.Minute, []Option{WithQueue("nope")}},
 	} {
 		fake := &fakeReplay{t: t}
-		_, err := Run(context.Background(), Request{Job: testJob, Scenario: tc.scenario, At: tc.at}, fake.replay, tc.opts...)
+		_, err := Run(context.Background(), Request{Jobs: []string{testJob}, Scenario: tc.scenario, At: tc.at}, fake.replay, tc.opts...)
 		var ie *InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("%s: got %v, want an *InputError", tc.name, err)

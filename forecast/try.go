@@ -60,16 +60,15 @@ func ParseTries(values []string) ([]Try, error) {
 	return out, nil
 }
 
-// apply writes the job file changed by t to path.
-func (t Try) apply(j *Job, path string) error {
-	data, err := os.ReadFile(j.Path)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", j.Path, err)
-	}
+// apply writes the job changed by t to path, and says how many
+// containers a resource try changed: none leaves the job as written, and
+// writes nothing.
+func (t Try) apply(j *Job, path string) (int, error) {
 	var obj map[string]any
-	if err := yaml.Unmarshal(data, &obj); err != nil {
-		return fmt.Errorf("reading %s: %w", j.Path, err)
+	if err := yaml.Unmarshal(j.data, &obj); err != nil {
+		return 0, fmt.Errorf("reading %s: %w", j.Where(), err)
 	}
+	changed := 1
 	if t.Queue != "" {
 		meta, _ := obj["metadata"].(map[string]any)
 		if meta == nil {
@@ -83,19 +82,19 @@ func (t Try) apply(j *Job, path string) error {
 		}
 		labels[QueueLabel] = t.Queue
 	} else {
-		found, err := setRequests(obj, t.Resource, t.Quantity.String(), "")
-		if err != nil {
-			return &InputError{Err: fmt.Errorf("--try %s: %w", t, err)}
+		var err error
+		if changed, err = setRequests(obj, t.Resource, t.Quantity.String(), ""); err != nil {
+			return 0, &InputError{Err: fmt.Errorf("%s: %w", j.Where(), err)}
 		}
-		if found == 0 {
-			return &InputError{Err: fmt.Errorf("--try %s: no container of the %s asks for %s, so there is nothing to change: try a resource its containers ask for", t, j.Kind, t.Resource)}
+		if changed == 0 {
+			return 0, nil
 		}
 	}
 	out, err := yaml.Marshal(obj)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	return os.WriteFile(path, out, 0o644)
+	return changed, os.WriteFile(path, out, 0o644)
 }
 
 // setRequests sets resource to q in every pod spec's containers under v

@@ -47,14 +47,18 @@ type forecastFlags struct {
 func newForecastCmd() *cobra.Command {
 	f := &forecastFlags{}
 	cmd := &cobra.Command{
-		Use:   "forecast JOB.yaml (--scenario SCENARIO | --kubeconfig PATH)",
-		Short: "Say when and where Kueue admits a job submitted into a scenario, and what a smaller request changes",
+		Use:   "forecast JOB.yaml... (--scenario SCENARIO | --kubeconfig PATH)",
+		Short: "Say when and where Kueue admits jobs submitted into a scenario, and what a smaller request changes",
 		Long: `sim forecast submits the job in JOB.yaml (a Job, PyTorchJob, RayJob,
 RayCluster, Notebook, InferenceService or raw Workload, as a templated stream
 takes it) into a scenario at simulated time --at, replays the scenario with
 it on the real Kueue, and says whether Kueue admits it at once, how long it
 waits (p50 and p90 over the runs), on which ClusterQueue and flavors, which
 workloads' ends let it in, and whom Kueue preempts for it.
+
+Several files, or a file of several YAML documents, forecast several jobs:
+all are submitted at --at, in the order given (each file's in the order
+written), and each is forecast. - reads the jobs from stdin.
 
 With --kubeconfig (or --context) instead of --scenario, kueue-sim reads
 the cluster now, with list calls only, as sim import cluster does: its
@@ -74,18 +78,18 @@ scenario that draws at random (Poisson arrivals, exponential or lognormal
 durations) is replayed --runs times, one seed each; one that draws nothing
 at random is replayed once, since every seed gives the same run.
 
---try RESOURCE=Q1,Q2 forecasts the job with each container that asks for
-RESOURCE asking for Q1, then Q2, instead; --try queue=LQ1,LQ2 with another
-LocalQueue. The alternatives print side by side.
+--try RESOURCE=Q1,Q2 forecasts the jobs with each container that asks for
+RESOURCE asking for Q1, then Q2, instead; --try queue=LQ1,LQ2 sends every job
+to another LocalQueue. The alternatives print side by side.
 
 With --report DIR, DIR/forecast.json holds the forecast, and
 DIR/runs/A-R/ each run's scenario.yaml and events.jsonl: ` + "`sim run`" + ` of that
 scenario.yaml replays the same run.
 
 Exit codes: 0 a forecast was made (whatever it says), 1 a run failed,
-2 the job, the scenario or a flag is invalid.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return runForecast(cmd, f, args[0]) },
+2 a job, the scenario or a flag is invalid.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runForecast(cmd, f, args) },
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.scenario, "scenario", "", "the scenario to submit the job into (required)")
@@ -135,7 +139,7 @@ func simRunReplay(self, runRoot string, install bool) forecast.ReplayFunc {
 	}
 }
 
-func runForecast(cmd *cobra.Command, f *forecastFlags, job string) error {
+func runForecast(cmd *cobra.Command, f *forecastFlags, jobs []string) error {
 	live := f.kubeconfig != "" || f.context != ""
 	switch {
 	case live && f.scenario != "":
@@ -183,7 +187,7 @@ func runForecast(cmd *cobra.Command, f *forecastFlags, job string) error {
 	if err != nil {
 		return fmt.Errorf("finding this sim: %w", err)
 	}
-	fc, err := forecast.Run(ctx, forecast.Request{Job: job, Scenario: f.scenario, At: f.at}, simRunReplay(self, f.runRoot, f.install), opts...)
+	fc, err := forecast.Run(ctx, forecast.Request{Jobs: jobs, Stdin: cmd.InOrStdin(), Scenario: f.scenario, At: f.at}, simRunReplay(self, f.runRoot, f.install), opts...)
 	var inputErr *forecast.InputError
 	switch {
 	case errors.As(err, &inputErr) || scenarios.IsInvalid(err) || harness.IsInvalid(err):

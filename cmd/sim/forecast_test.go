@@ -33,7 +33,7 @@ func TestForecastMatchesFullReplay(t *testing.T) {
 	if len(f.Alternatives) != 2 || f.Random {
 		t.Fatalf("forecast %+v, want two alternatives of one run each", f)
 	}
-	written, smaller := f.Alternatives[0].Summary, f.Alternatives[1].Summary
+	written, smaller := f.Alternatives[0].Jobs[0].Summary, f.Alternatives[1].Jobs[0].Summary
 	if written.P50 == nil || *written.P50 != 9001 || written.AtOnce != 0 || written.ClusterQueue != "research" {
 		t.Errorf("as written: %+v, want a wait of 2h30m1s in ClusterQueue research", written)
 	}
@@ -51,9 +51,10 @@ func TestForecastMatchesFullReplay(t *testing.T) {
 	if code, log := runSim(t, "run", "testdata/forecast/full.yaml", "--report", full, "--progress", "none"); code != 0 {
 		t.Fatalf("sim run exited %d:\n%s", code, log)
 	}
-	admitted := admittedAt(t, filepath.Join(full, "decisions.jsonl"), f.Workload)
+	workload := f.Jobs[0].Workload
+	admitted := admittedAt(t, filepath.Join(full, "decisions.jsonl"), workload)
 	if got := time.Duration(*written.P50 * float64(time.Second)); admitted-30*time.Minute != got {
-		t.Errorf("the full replay admits %s at %s, %s after its arrival; the forecast says %s", f.Workload, admitted, admitted-30*time.Minute, got)
+		t.Errorf("the full replay admits %s at %s, %s after its arrival; the forecast says %s", workload, admitted, admitted-30*time.Minute, got)
 	}
 }
 

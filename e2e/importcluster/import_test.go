@@ -108,14 +108,14 @@ func TestImportedClusterReplaysAlike(t *testing.T) {
 			if err := json.NewDecoder(strings.NewReader(out[max(strings.Index(out, "{"), 0):])).Decode(&fc); err != nil {
 				t.Fatalf("reading the forecast: %v\n%s", err, out)
 			}
-			if len(fc.Alternatives) == 0 {
+			if len(fc.Alternatives) == 0 || len(fc.Alternatives[0].Jobs) == 0 {
 				t.Fatalf("no forecast:\n%s", out)
 			}
 			// The kept run stamped its Workloads' conditions in simulated
 			// time but their creation in wall time, so the import replays
 			// hours of runs from arrivals a minute apart, and the job may
 			// wait for some of them: it is admitted, by training.
-			if s := fc.Alternatives[0].Summary; s.Admitted != 1 || s.ClusterQueue != "training" {
+			if s := fc.Alternatives[0].Jobs[0].Summary; s.Admitted != 1 || s.ClusterQueue != "training" {
 				t.Errorf("forecast %+v, want the job admitted by ClusterQueue training:\n%s", s, out)
 			}
 			if _, err := os.Stat(filepath.Join(dir, "cluster", "scenario.yaml")); err != nil {
