@@ -80,13 +80,26 @@ func derive(base []byte, sts []stream, end time.Duration, dir string) ([]byte, e
 	})
 }
 
-// deriveAlternative places each job, changed by t (alternative a; t is
-// zero for the jobs as written), in the scenario base (its file's data),
-// and derives the scenario that submits them all at req.At, one stream
-// each, named names[i], in order. It checks that each job's ClusterQueue
-// covers what it asks for.
-func deriveAlternative(jobs []*Job, t Try, a int, names []string, base *scenarios.Scenario, data []byte,
-	req Request, end time.Duration, work string, o options) (Alternative, []byte, error) {
+// deriver derives each alternative's scenario from one forecast's
+// inputs: the jobs, their streams' names, the scenario (base, its file's
+// data), the request, where runs end, the work folder and the options.
+type deriver struct {
+	jobs  []*Job
+	names []string
+	base  *scenarios.Scenario
+	data  []byte
+	req   Request
+	end   time.Duration
+	work  string
+	o     options
+}
+
+// alternative places each job, changed by t (alternative a; t is zero for
+// the jobs as written), in the scenario, and derives the scenario that
+// submits them all at req.At, one stream each, named names[i], in order.
+// It checks that each job's ClusterQueue covers what it asks for.
+func (d *deriver) alternative(t Try, a int) (Alternative, []byte, error) {
+	jobs, names, base, data, req, end, work, o := d.jobs, d.names, d.base, d.data, d.req, d.end, d.work, d.o
 	alt := Alternative{Name: "as written"}
 	if t != (Try{}) {
 		alt.Name = t.String()

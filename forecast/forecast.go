@@ -212,10 +212,10 @@ func Run(ctx context.Context, req Request, replay ReplayFunc, opts ...Option) (*
 	if o.seed != nil {
 		seed0 = *o.seed
 	}
-	names := streamNames(base, len(jobs))
+	d := &deriver{jobs: jobs, names: streamNames(base, len(jobs)), base: base, data: data, req: req, end: end, work: work, o: o}
 	var todo []run
 	for a, t := range append([]Try{{}}, o.tries...) {
-		alt, derived, err := deriveAlternative(jobs, t, a, names, base, data, req, end, work, o)
+		alt, derived, err := d.alternative(t, a)
 		if err != nil {
 			if t != (Try{}) {
 				return nil, &InputError{Err: fmt.Errorf("--try %s: %w", t, err)}
