@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -219,21 +220,44 @@ func writeHistory(path string, wls []kueue.Workload) error {
 	return os.WriteFile(path, data, 0o644)
 }
 
-// writeTargetJob writes the target w as the job file of its forecast: a raw
-// Workload of its stream's pod sets, queue label and priority. A
-// workload of another kind is forecast as this raw Workload: it asks
-// Kueue for the same quota.
+// writeTargetJob writes the target w as the job file of its forecast: a
+// batch Job of its stream's pods when the stream submits Jobs, otherwise
+// a raw Workload of its stream's pod sets, which asks Kueue for the same
+// quota (but has no pods: see docs/forecast.md). Either carries the
+// stream's queue label and priority class.
 func writeTargetJob(path string, w *record.Workload, st *scenarios.Stream, s *scenarios.Scenario) error {
 	wl := workloadObject(w, st, s)
-	wl.Labels = map[string]string{QueueLabel: string(wl.Spec.QueueName)}
-	wl.Spec.QueueName = ""
-	data, err := yaml.Marshal(struct {
-		metav1.TypeMeta `json:",inline"`
-		Metadata        metav1.ObjectMeta  `json:"metadata"`
-		Spec            kueue.WorkloadSpec `json:"spec"`
-	}{wl.TypeMeta, wl.ObjectMeta, wl.Spec})
+	labels := map[string]string{QueueLabel: string(wl.Spec.QueueName)}
+	var obj any
+	switch {
+	case st.Kind == scenarios.KindJob && len(wl.Spec.PodSets) == 1:
+		if st.PriorityClass != "" {
+			labels[priorityClassLabel] = st.PriorityClass
+		}
+		ps := wl.Spec.PodSets[0]
+		obj = struct {
+			metav1.TypeMeta `json:",inline"`
+			Metadata        metav1.ObjectMeta `json:"metadata"`
+			Spec            batchv1.JobSpec   `json:"spec"`
+		}{metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
+			metav1.ObjectMeta{Namespace: wl.Namespace, Name: wl.Name, Labels: labels},
+			batchv1.JobSpec{Parallelism: &ps.Count, Completions: &ps.Count, Template: ps.Template}}
+	default:
+		wl.Labels = labels
+		wl.Spec.QueueName = ""
+		obj = struct {
+			metav1.TypeMeta `json:",inline"`
+			Metadata        metav1.ObjectMeta  `json:"metadata"`
+			Spec            kueue.WorkloadSpec `json:"spec"`
+		}{wl.TypeMeta, wl.ObjectMeta, wl.Spec}
+	}
+	data, err := yaml.Marshal(obj)
 	if err != nil {
 		return fmt.Errorf("writing the job file: %w", err)
 	}
 	return os.WriteFile(path, data, 0o644)
 }
+
+// priorityClassLabel names a job's WorkloadPriorityClass, as Kueue's job
+// integrations read it.
+const priorityClassLabel = "kueue.x-k8s.io/priority-class"

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	batchv1 "k8s.io/api/batch/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
@@ -339,13 +340,24 @@ func TestBacktest(t *testing.T) {
 	if arrivals != 6 {
 		t.Errorf("cut at 1h10m: the imported scenario has %d arrivals, want the 6 running or waiting then", arrivals)
 	}
-	for _, s := range fake.forecasts {
+	// A train target (raw Workloads) is forecast as a raw Workload, a
+	// serve target (Jobs) as a batch Job of its pods.
+	for i, s := range fake.forecasts {
 		job := s.Workloads[len(s.Workloads)-1]
 		if job.Template == nil || job.Template.Loaded == nil {
 			t.Fatalf("the forecast's job stream has no template")
 		}
-		if _, ok := job.Template.Loaded.Object.(*kueue.Workload); !ok {
-			t.Errorf("the forecast's job is a %T, want a raw Workload", job.Template.Loaded.Object)
+		obj := job.Template.Loaded.Object
+		switch target := res.Targets[i].Workload; {
+		case strings.Contains(target, "/train-"):
+			if _, ok := obj.(*kueue.Workload); !ok {
+				t.Errorf("%s is forecast as a %T, want a raw Workload", target, obj)
+			}
+		default:
+			j, ok := obj.(*batchv1.Job)
+			if !ok || *j.Spec.Parallelism != 1 || j.Labels[QueueLabel] != "gpu" {
+				t.Errorf("%s is forecast as %#v, want a Job of one pod in LocalQueue gpu", target, obj)
+			}
 		}
 	}
 }
