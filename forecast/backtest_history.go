@@ -180,7 +180,7 @@ func podSetsOf(st *scenarios.Stream) []kueue.PodSet {
 	tmpl := corev1.PodTemplateSpec{Spec: corev1.PodSpec{
 		RestartPolicy: corev1.RestartPolicyNever,
 		Containers: []corev1.Container{{Name: "main", Image: containerImage,
-			Resources: corev1.ResourceRequirements{Requests: st.Requests.DeepCopy()}}},
+			Resources: scenarios.PodResources(st.Requests)}},
 	}}
 	if len(st.RequiredNodeAffinity) > 0 {
 		tmpl.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{

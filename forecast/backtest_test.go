@@ -356,7 +356,11 @@ func TestBacktest(t *testing.T) {
 		default:
 			j, ok := obj.(*batchv1.Job)
 			if !ok || *j.Spec.Parallelism != 1 || j.Labels[QueueLabel] != "gpu" {
-				t.Errorf("%s is forecast as %#v, want a Job of one pod in LocalQueue gpu", target, obj)
+				t.Fatalf("%s is forecast as %#v, want a Job of one pod in LocalQueue gpu", target, obj)
+			}
+			// The API server refuses a GPU request without its limit.
+			if gpu := j.Spec.Template.Spec.Containers[0].Resources.Limits["nvidia.com/gpu"]; gpu.Value() != 1 {
+				t.Errorf("%s's container limits: %v, want nvidia.com/gpu: 1", target, j.Spec.Template.Spec.Containers[0].Resources.Limits)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/fakes"
 )
 
@@ -17,7 +18,7 @@ var (
 )
 
 func (inferenceServiceKind) object(o objectSpec) (client.Object, error) {
-	res := podResources(o.stream.Requests)
+	res := scenarios.PodResources(o.stream.Requests)
 	return unstructuredObject("serving.kserve.io/v1beta1", "InferenceService", o.meta, map[string]any{
 		"predictor": map[string]any{
 			// The predictor inlines a pod spec: KServe copies it, with the

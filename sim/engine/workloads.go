@@ -137,7 +137,7 @@ func (o objectSpec) template(container string) corev1.PodTemplateSpec {
 			SchedulingGates: []corev1.PodSchedulingGate{{Name: InstantGate}},
 			RestartPolicy:   corev1.RestartPolicyNever,
 			Containers: []corev1.Container{{
-				Name: container, Image: fakeImage, Resources: podResources(o.stream.Requests),
+				Name: container, Image: fakeImage, Resources: scenarios.PodResources(o.stream.Requests),
 			}},
 			Affinity: requiredAffinity(o.stream.RequiredNodeAffinity),
 		},
