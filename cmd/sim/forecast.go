@@ -42,12 +42,13 @@ type forecastFlags struct {
 	since               time.Duration
 	defaultDuration     time.Duration
 	history             bool
+	files               []string
 }
 
 func newForecastCmd() *cobra.Command {
 	f := &forecastFlags{}
 	cmd := &cobra.Command{
-		Use:   "forecast JOB.yaml... (--scenario SCENARIO | --kubeconfig PATH)",
+		Use:   "forecast (JOB.yaml... | -f JOB.yaml...) (--scenario SCENARIO | --kubeconfig PATH)",
 		Short: "Say when and where Kueue admits jobs submitted into a scenario, and what a smaller request changes",
 		Long: `sim forecast submits the job in JOB.yaml (a Job, PyTorchJob, RayJob,
 RayCluster, Notebook, InferenceService or raw Workload, as a templated stream
@@ -88,10 +89,16 @@ scenario.yaml replays the same run.
 
 Exit codes: 0 a forecast was made (whatever it says), 1 a run failed,
 2 a job, the scenario or a flag is invalid.`,
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return runForecast(cmd, f, args) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			jobs := append(append([]string(nil), f.files...), args...)
+			if len(jobs) == 0 {
+				return withExitCode(2, errors.New("give the job to forecast: a file of it (JOB.yaml or -f JOB.yaml), or - (or -f -) to read it from stdin"))
+			}
+			return runForecast(cmd, f, jobs)
+		},
 	}
 	fl := cmd.Flags()
+	fl.StringArrayVarP(&f.files, "filename", "f", nil, "a file of the job(s) to forecast, as kubectl apply -f takes it; - reads stdin; repeatable, before the files given as arguments")
 	fl.StringVar(&f.scenario, "scenario", "", "the scenario to submit the job into (required)")
 	fl.DurationVar(&f.at, "at", 0, "simulated time of the scenario at which the job is submitted")
 	fl.DurationVar(&f.duration, "duration", time.Hour, "how long the job runs once its pods run")

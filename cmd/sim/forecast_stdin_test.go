@@ -44,7 +44,15 @@ func TestForecastStdinBadSecondJob(t *testing.T) {
 }
 
 func TestForecastNoJobFile(t *testing.T) {
-	if code, out := forecastCmd(t, "", "--scenario", "testdata/forecast/scenario.yaml"); code == 0 {
-		t.Errorf("exit 0 without a job file:\n%s", out)
+	if code, out := forecastCmd(t, "", "--scenario", "testdata/forecast/scenario.yaml"); code != 2 {
+		t.Errorf("exit %d without a job file, want 2:\n%s", code, out)
+	}
+}
+
+// -f - reads stdin as - does.
+func TestForecastFilenameFlagReadsStdin(t *testing.T) {
+	code, out := forecastCmd(t, "kind: Nothing\n", "-f", "-", "--scenario", "testdata/forecast/scenario.yaml")
+	if code != 2 || !strings.Contains(out, "<stdin>") {
+		t.Errorf("exit %d, want 2 naming <stdin>:\n%s", code, out)
 	}
 }
