@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -20,7 +21,7 @@ func WriteJSON(w io.Writer, f *Forecast) error {
 // row per alternative, then what let the job in and whom it preempted. A
 // forecast of several jobs has a block per job, in the order submitted.
 func WriteText(w io.Writer, f *Forecast) error {
-	at := time.Duration(f.AtSeconds * float64(time.Second))
+	at := time.Duration(math.Round(f.AtSeconds*1e3)) * time.Millisecond // simulated time has millisecond resolution
 	runs := "1 run: the scenario draws nothing at random, so every seed replays the same"
 	if f.Random && len(f.Alternatives) > 0 && len(f.Alternatives[0].Jobs) > 0 {
 		runs = fmt.Sprintf("%d runs, one per seed", f.Alternatives[0].Jobs[0].Summary.Runs)
