@@ -21,7 +21,8 @@ import (
 const reader = "kueue-sim-reader"
 
 // readerKubeconfig applies config/rbac/reader.yaml, binds its roles to the
-// user reader (kueue-sim-reader cluster-wide, the other in kueue-system)
+// user reader (kueue-sim-reader cluster-wide, the other in Kueue's
+// namespaces)
 // and writes a kubeconfig that impersonates that user.
 func readerKubeconfig(ctx context.Context, cfg *envconf.Config) (string, error) {
 	if _, err := suite.Apply("config/rbac/reader.yaml")(ctx, cfg); err != nil {
@@ -35,9 +36,14 @@ func readerKubeconfig(ctx context.Context, cfg *envconf.Config) (string, error) 
 	objs := []client.Object{
 		&rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: reader}, Subjects: subjects,
 			RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "kueue-sim-reader"}},
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "kueue-system"}},
-		&rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: reader, Namespace: "kueue-system"}, Subjects: subjects,
-			RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "kueue-sim-reader-kueue-namespace"}},
+	}
+	// The cluster runs no Kueue of its own: the import looks for Kueue's
+	// configuration in both of Kueue's namespaces, so the reader may read
+	// both.
+	for _, ns := range []string{"kueue-system", "openshift-kueue-operator"} {
+		objs = append(objs, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}},
+			&rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: reader, Namespace: ns}, Subjects: subjects,
+				RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "kueue-sim-reader-kueue-namespace"}})
 	}
 	for _, obj := range objs {
 		if err := c.Create(ctx, obj); err != nil && !apierrors.IsAlreadyExists(err) {
