@@ -130,6 +130,13 @@ func inspectReplayCluster(ctx context.Context, t *testing.T, cp *cluster.Control
 			t.Errorf("the probe Event is not listed: the listing proves nothing (in the API: %v)", inAPI)
 		}
 		delete(inAPI, "replay-cluster-test")
+		// kube-apiserver's own repair loops record Events from inside it
+		// (a ClusterIP of the default Service found unallocated while the
+		// API server starts, for one): no component the replay starts
+		// writes them.
+		for _, c := range apiserverReporters {
+			delete(inAPI, c)
+		}
 		if len(inAPI) > 0 {
 			t.Errorf("kube-apiserver holds Events from %v; a replay keeps every component's in process", inAPI)
 		}
@@ -201,3 +208,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// apiserverReporters are the controllers that run inside kube-apiserver and
+// record Events there.
+var apiserverReporters = []string{"ipallocator-repair-controller", "portallocator-repair-controller"}
