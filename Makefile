@@ -4,8 +4,10 @@ GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 # Test packages run two at a time by default (each integration package starts
-# its own control plane); override with GOTESTFLAGS.
-GOTESTFLAGS ?= -count=1 -timeout 30m
+# its own control plane); override with GOTESTFLAGS. The timeout guards
+# against a hang: cmd/sim's integration tests take about half an hour on 2
+# cores beside the conformance suite.
+GOTESTFLAGS ?= -count=1 -timeout 45m
 
 .PHONY: all
 all: build
