@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -163,14 +164,8 @@ func runForecast(cmd *cobra.Command, f *forecastFlags, jobs []string) error {
 			return err
 		}
 	}
-	if f.kueue != "" {
-		if err := execKueueRelease(cmd, f.kueue, f.install); err != nil {
-			return err
-		}
-	} else if pinned := scenarios.PinnedKueue(f.scenario); pinned != "" {
-		if err := execKueueRelease(cmd, pinned, f.install); err != nil {
-			return fmt.Errorf("%s: cluster.kueueVersion %s: %w (or change cluster.kueueVersion)", f.scenario, pinned, err)
-		}
+	if err := execScenarioKueue(cmd, f.kueue, f.scenario, f.install); err != nil {
+		return err
 	}
 	tries, err := forecast.ParseTries(f.tries)
 	if err != nil {
@@ -195,25 +190,38 @@ func runForecast(cmd *cobra.Command, f *forecastFlags, jobs []string) error {
 		return fmt.Errorf("finding this sim: %w", err)
 	}
 	fc, err := forecast.Run(ctx, forecast.Request{Jobs: jobs, Stdin: cmd.InOrStdin(), Scenario: f.scenario, At: f.at}, simRunReplay(self, f.runRoot, f.install), opts...)
-	var inputErr *forecast.InputError
-	switch {
-	case errors.As(err, &inputErr) || scenarios.IsInvalid(err) || harness.IsInvalid(err):
-		return withExitCode(2, err)
-	case err != nil:
-		return err
+	if err != nil {
+		return forecastError(err)
 	}
-	if f.report != "" {
-		fh, err := os.Create(filepath.Join(f.report, "forecast.json"))
+	return writeForecastResult(cmd, f.report, "forecast.json", f.output, fc, forecast.WriteJSON, forecast.WriteText)
+}
+
+// forecastError is a forecast's or a backtest's failure, bad input (exit
+// 2) told apart.
+func forecastError(err error) error {
+	var inputErr *forecast.InputError
+	if errors.As(err, &inputErr) || scenarios.IsInvalid(err) || harness.IsInvalid(err) {
+		return withExitCode(2, err)
+	}
+	return err
+}
+
+// writeForecastResult writes v as JSON to report/name when report is
+// set, and to the command's output as output (text or json) asks.
+func writeForecastResult[T any](cmd *cobra.Command, report, name, output string, v T,
+	writeJSON, writeText func(io.Writer, T) error) error {
+	if report != "" {
+		fh, err := os.Create(filepath.Join(report, name))
 		if err != nil {
 			return err
 		}
 		defer fh.Close()
-		if err := forecast.WriteJSON(fh, fc); err != nil {
-			return fmt.Errorf("writing forecast.json: %w", err)
+		if err := writeJSON(fh, v); err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
 		}
 	}
-	if f.output == "json" {
-		return forecast.WriteJSON(cmd.OutOrStdout(), fc)
+	if output == "json" {
+		return writeJSON(cmd.OutOrStdout(), v)
 	}
-	return forecast.WriteText(cmd.OutOrStdout(), fc)
+	return writeText(cmd.OutOrStdout(), v)
 }

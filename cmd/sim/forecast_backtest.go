@@ -1,18 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kueue-sim/kueue-sim/forecast"
-	"github.com/kueue-sim/kueue-sim/scenarios"
-	"github.com/kueue-sim/kueue-sim/sim/harness"
 	"github.com/kueue-sim/kueue-sim/sim/procs"
 )
 
@@ -73,14 +69,8 @@ func runForecastBacktest(cmd *cobra.Command, f *backtestFlags, scenario string) 
 	if f.output != "text" && f.output != "json" {
 		return withExitCode(2, fmt.Errorf("--output %q: give text or json", f.output))
 	}
-	if f.kueue != "" {
-		if err := execKueueRelease(cmd, f.kueue, f.install); err != nil {
-			return err
-		}
-	} else if pinned := scenarios.PinnedKueue(scenario); pinned != "" {
-		if err := execKueueRelease(cmd, pinned, f.install); err != nil {
-			return fmt.Errorf("%s: cluster.kueueVersion %s: %w (or change cluster.kueueVersion)", scenario, pinned, err)
-		}
+	if err := execScenarioKueue(cmd, f.kueue, scenario, f.install); err != nil {
+		return err
 	}
 	opts := []forecast.BacktestOption{forecast.WithTargets(f.targets), forecast.WithBacktestRuns(f.runs),
 		forecast.WithBacktestParallel(f.parallel)}
@@ -100,25 +90,8 @@ func runForecastBacktest(cmd *cobra.Command, f *backtestFlags, scenario string) 
 		return fmt.Errorf("finding this sim: %w", err)
 	}
 	res, err := forecast.Backtest(ctx, scenario, simRunReplay(self, f.runRoot, f.install), opts...)
-	var inputErr *forecast.InputError
-	switch {
-	case errors.As(err, &inputErr) || scenarios.IsInvalid(err) || harness.IsInvalid(err):
-		return withExitCode(2, err)
-	case err != nil:
-		return err
+	if err != nil {
+		return forecastError(err)
 	}
-	if f.report != "" {
-		fh, err := os.Create(filepath.Join(f.report, "backtest.json"))
-		if err != nil {
-			return err
-		}
-		defer fh.Close()
-		if err := forecast.WriteBacktestJSON(fh, res); err != nil {
-			return fmt.Errorf("writing backtest.json: %w", err)
-		}
-	}
-	if f.output == "json" {
-		return forecast.WriteBacktestJSON(cmd.OutOrStdout(), res)
-	}
-	return forecast.WriteBacktestText(cmd.OutOrStdout(), res)
+	return writeForecastResult(cmd, f.report, "backtest.json", f.output, res, forecast.WriteBacktestJSON, forecast.WriteBacktestText)
 }

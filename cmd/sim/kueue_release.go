@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kueue-sim/kueue-sim/kueuerelease"
+	"github.com/kueue-sim/kueue-sim/scenarios"
 	"github.com/kueue-sim/kueue-sim/sim/assets"
 )
 
@@ -65,4 +66,19 @@ func findKueueSim(cmd *cobra.Command, self, want string, install bool) (string, 
 		return "", withExitCode(2, err)
 	}
 	return other, nil
+}
+
+// execScenarioKueue hands the command over to the sim of release asked
+// (--kueue), else of the release scenario pins (cluster.kueueVersion), when
+// that is not this one (execKueueRelease); it returns nil to go on here.
+func execScenarioKueue(cmd *cobra.Command, asked, scenario string, install bool) error {
+	if asked != "" {
+		return execKueueRelease(cmd, asked, install)
+	}
+	if pinned := scenarios.PinnedKueue(scenario); pinned != "" {
+		if err := execKueueRelease(cmd, pinned, install); err != nil {
+			return fmt.Errorf("%s: cluster.kueueVersion %s: %w (or change cluster.kueueVersion)", scenario, pinned, err)
+		}
+	}
+	return nil
 }

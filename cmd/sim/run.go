@@ -68,14 +68,8 @@ With --junit FILE it writes the expectations as JUnit XML.`,
 }
 
 func runRun(cmd *cobra.Command, f *runFlags, path string) error {
-	if f.kueue != "" {
-		if err := execKueueRelease(cmd, f.kueue, f.installTools); err != nil {
-			return err
-		}
-	} else if pinned := scenarios.PinnedKueue(path); pinned != "" {
-		if err := execKueueRelease(cmd, pinned, f.installTools); err != nil {
-			return fmt.Errorf("%s: cluster.kueueVersion %s: %w (or change cluster.kueueVersion)", path, pinned, err)
-		}
+	if err := execScenarioKueue(cmd, f.kueue, path, f.installTools); err != nil {
+		return err
 	}
 	out := cmd.OutOrStdout()
 	s, err := scenarios.LoadFile(path)
